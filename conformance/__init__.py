@@ -1,0 +1,28 @@
+"""gather-conformance: one reference for every gather, and the catalog of the
+framework ops mapped onto it.
+
+>>> import numpy as np, conformance
+>>> conformance.reference("torch.gather", np.array([[1, 2], [3, 4]]), np.array([[0, 0], [1, 0]]), dim=1).tolist()
+[[1, 1], [4, 3]]
+"""
+
+from conformance.catalog import Attr, OpSpec, ops, spec, specs
+from conformance.multiaxis import gather_multiaxis
+from conformance.plans import EqClass, Plan
+from conformance.policy import (
+    CLIP,
+    MODULO,
+    NONNEGATIVE,
+    ONNX,
+    POLICIES,
+    WRAP_THEN_CLAMP,
+    WRAP_THEN_FILL,
+    ZERO_FILL,
+    IndexPolicy,
+)
+from conformance.reference import plan, reference
+
+__all__ = [
+    "Attr", "CLIP", "EqClass", "IndexPolicy", "MODULO", "NONNEGATIVE", "ONNX", "OpSpec", "POLICIES", "Plan",
+    "WRAP_THEN_CLAMP", "WRAP_THEN_FILL", "ZERO_FILL", "gather_multiaxis", "ops", "plan", "reference", "spec", "specs",
+]  # fmt: skip

@@ -1,0 +1,348 @@
+"""The op catalog: every framework's gather, stated once.
+
+Each :class:`OpSpec` says, declaratively, for one framework-qualified op name
+(and, for ONNX, one opset version): its attributes with their defaults and
+domains, the index policy its documentation specifies (with the link), the
+data and index dtypes it supports, its equivalence class and the function that
+checks its shape preconditions and returns its reshape :class:`~conformance.plans.Plan`.
+
+>>> spec("onnx.Gather", opset=11).policy.name
+'error'
+>>> spec("onnx.Gather", opset=1).policy.name       # Gather-1 has no negative indices
+'error-nonnegative'
+>>> spec("numpy.take").policy_for({"mode": "clip"}).name
+'clip'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.multiaxis import Shape, multiaxis_shapes
+from conformance.plans import EqClass, Plan, block_plan, element_plan, flat_plan, nd_plan
+from conformance.policy import CLIP, MODULO, NONNEGATIVE, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, IndexPolicy
+
+Attrs = Mapping[str, Any]
+PlanFn = Callable[[Shape, Shape, Attrs], Plan]
+
+
+@dataclass(frozen=True)
+class Attr:
+    """An attribute as the framework names it, its default and its domain."""
+
+    name: str
+    default: Any
+    domain: str
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """What one op must do. See the module docstring."""
+
+    name: str
+    eq_class: EqClass
+    doc: str
+    attrs: tuple[Attr, ...]
+    plan: PlanFn
+    policy: IndexPolicy
+    data_dtypes: tuple[str, ...]
+    index_dtypes: tuple[str, ...]
+    policy_note: str = ""
+    mode_attr: str | None = None
+    mode_policies: Mapping[Any, IndexPolicy] = field(default_factory=dict)
+    opset: int | None = None
+
+    @property
+    def framework(self) -> str:
+        """``"onnx"`` for ``"onnx.Gather"``."""
+        return self.name.split(".", 1)[0]
+
+    @property
+    def key(self) -> str:
+        """Unique key: the name, with ``-N`` for an ONNX opset (``onnx.Gather-13``)."""
+        return f"{self.name}-{self.opset}" if self.opset else self.name
+
+    def bind(self, attrs: Attrs) -> dict[str, Any]:
+        """Attributes with defaults filled in; an unknown name is a TypeError.
+
+        >>> spec("numpy.take").bind({"axis": 1})
+        {'axis': 1, 'mode': 'raise'}
+        """
+        known = {a.name for a in self.attrs}
+        unknown = sorted(set(attrs) - known)
+        if unknown:
+            raise TypeError(f"{self.key} got unknown attribute(s) {unknown}; it takes {sorted(known) or 'none'}")
+        return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
+
+    def policy_for(self, attrs: Attrs) -> IndexPolicy:
+        """The documented policy under these attributes (e.g. ``mode``)."""
+        if self.mode_attr is None:
+            return self.policy
+        bound = self.bind(attrs)
+        mode = bound[self.mode_attr]
+        if mode not in self.mode_policies:
+            raise ValueError(f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}")
+        policy = self.mode_policies[mode]
+        if policy.out_of_range == "fill" and bound.get("fill_value") is not None:
+            policy = policy.with_fill(bound["fill_value"])
+        return policy
+
+
+# -- preconditions, shared by the plans below -------------------------------
+
+
+def _axis(value: Any, rank: int, op: str, name: str = "axis", negative: bool = True) -> int:
+    """A checked, non-negative axis.
+
+    >>> _axis(-1, 3, "onnx.Gather")
+    2
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{op}: {name} must be an int, got {value!r}")
+    low = -rank if negative else 0
+    if not low <= value < rank:
+        raise ValueError(f"{op}: {name} = {value} is out of range for a rank-{rank} input (valid: [{low}, {rank - 1}])")
+    return value % rank
+
+
+def _require(condition: bool, op: str, rule: str, error: type[Exception] = ValueError) -> None:
+    if not condition:
+        raise error(f"{op}: {rule}")
+
+
+def _gather_block(op: str, negative_axis: bool = True) -> PlanFn:
+    """ONNX Gather / np.take / jnp.take / WebNN gather / tf.gather (block class)."""
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        if attrs.get("axis", 0) is None:  # numpy / jax: axis=None flattens
+            return flat_plan(data, idx)
+        _require(len(data) >= 1, op, f"data must have rank >= 1, got a rank-0 input", TypeError if op.startswith("webnn") else ValueError)
+        return block_plan(data, idx, _axis(attrs.get("axis", 0), len(data), op, negative=negative_axis))
+
+    return plan
+
+
+def _tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    op = "tensorflow.gather"
+    b = attrs["batch_dims"] or 0
+    if b < 0:
+        b += len(idx)
+    _require(0 <= b <= len(idx), op, f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)")
+    axis = b if attrs["axis"] is None else _axis(attrs["axis"], len(data), op)
+    _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
+    _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal")
+    return block_plan(data, idx, axis, b)
+
+
+def _index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    op = "torch.index_select"
+    _require(len(idx) <= 1, op, f"index must be 0-d or 1-D, got shape {idx}", IndexError)
+    rank = max(len(data), 1)
+    dim = _axis(attrs["dim"], rank, op, "dim")
+    if not data:  # a 0-d input behaves as shape (1,) and stays 0-d
+        return replace(block_plan((1,), (1,), 0), final_shape=())
+    return block_plan(data, (idx[0] if idx else 1,), dim)
+
+
+def _elements(op: str, attr: str, rule: str) -> PlanFn:
+    """Element gather. ``rule`` says how the non-axis dimensions relate:
+    ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
+    larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN)."""
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        axis = attrs[attr]
+        if axis is None:
+            if op.startswith("numpy") or op.startswith("jax"):
+                _require(len(idx) == 1, op, f"with {attr}=None, indices must be 1-D, got shape {idx}")
+            return flat_plan(data, idx)
+        if rule == "window" and not data and not idx:  # torch: 0-d behaves as 1-D
+            _axis(axis, 1, op, attr)
+            return element_plan((), (), 0)
+        _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}")
+        _require(len(data) >= 1, op, "data must have rank >= 1", TypeError if op.startswith("webnn") else ValueError)
+        axis = _axis(axis, len(data), op, attr, negative=not op.startswith("webnn"))
+        others = [d for d in range(len(data)) if d != axis]
+        if rule == "window":
+            bad = [d for d in others if idx[d] > data[d]]
+            _require(not bad, op, f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}")
+        elif rule == "equal":
+            bad = [d for d in others if idx[d] != data[d]]
+            _require(not bad, op, f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}", TypeError)
+        else:
+            multiaxis_shapes(data, idx, (axis,))  # raises if not broadcastable
+        return element_plan(data, idx, axis, window=rule == "window")
+
+    return plan
+
+
+def _gather_nd(op: str, onnx: bool) -> PlanFn:
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        b = attrs.get("batch_dims", 0)
+        error = TypeError if op.startswith("webnn") else ValueError
+        _require(len(data) >= 1, op, "data must have rank >= 1", error)
+        _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
+        _require(isinstance(b, int) and 0 <= b < min(len(data), len(idx)), op, f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]")
+        k = idx[-1]
+        _require(k <= len(data) - b, op, f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}")
+        if onnx or op.startswith("webnn"):
+            _require(k >= 1, op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)")
+        _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal")
+        return nd_plan(data, idx, b)
+
+    return plan
+
+
+# -- the catalog ---------------------------------------------------------------
+
+ONNX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("bfloat16", "object"))
+ONNX13_DTYPES = tuple(d for d in DATA_DTYPES if d != "object")
+TORCH_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+TF_DTYPES = tuple(d for d in DATA_DTYPES if d != "object")
+JAX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("str", "object"))
+WEBNN_DTYPES = ("float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8")
+ONNX_IDX = ("int32", "int64")
+WEBNN_IDX = ("int32", "uint32", "int64")
+TF_IDX = ("int16", "int32", "int64")
+
+AXIS0 = Attr("axis", 0, "int in [-r, r-1]")
+ONNX_DOC = "https://onnx.ai/onnx/operators/onnx__{}.html"
+JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP, "wrap": MODULO}
+JAX_ATTRS = (Attr("mode", None, '"fill" (None), "clip" or "wrap"'), Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"))
+JAX_NOTE = "jnp.take: 'negative indices wrap once (NumPy style); mode=\"fill\" (default) returns fill_value for out-of-bound indices, \"clip\" clamps'"
+
+_gather1 = OpSpec(
+    "onnx.Gather", EqClass.BLOCK, ONNX_DOC.format("Gather"), (AXIS0,), _gather_block("onnx.Gather"), NONNEGATIVE,
+    ONNX_DTYPES, ONNX_IDX, "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices came with opset 11)", opset=1,
+)  # fmt: skip
+_gather11 = replace(_gather1, policy=ONNX, opset=11, policy_note="Gather-11: 'within bounds [-s, s-1] ... It is an error if any of the index values are out of bounds'")
+_ge11 = OpSpec(
+    "onnx.GatherElements", EqClass.ELEMENT, ONNX_DOC.format("GatherElements"), (AXIS0,),
+    _elements("onnx.GatherElements", "axis", "window"), ONNX, ONNX_DTYPES, ONNX_IDX,
+    "'within bounds [-s, s-1] ... an error if any of the index values are out of bounds'; output shape = indices shape, "
+    "so indices may be smaller than data in the other dimensions (never larger)", opset=11,
+)  # fmt: skip
+_gnd11 = OpSpec(
+    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), _gather_nd("onnx.GatherND", onnx=True), ONNX,
+    ONNX_DTYPES, ("int64",), "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'", opset=11,
+)  # fmt: skip
+_gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), opset=12)
+
+CATALOG: tuple[OpSpec, ...] = (
+    _gather1,
+    _gather11,
+    replace(_gather11, data_dtypes=ONNX13_DTYPES, opset=13),
+    _ge11,
+    replace(_ge11, data_dtypes=ONNX13_DTYPES, opset=13),
+    _gnd11,
+    _gnd12,
+    replace(_gnd12, data_dtypes=ONNX13_DTYPES, opset=13),
+    OpSpec(
+        "numpy.take", EqClass.BLOCK, "https://numpy.org/doc/stable/reference/generated/numpy.take.html",
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "raise", '"raise", "wrap" or "clip"')),
+        _gather_block("numpy.take"), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        "'raise' raises, 'wrap' wraps around, 'clip' clips to the range (and so disables negative indices)",
+        mode_attr="mode", mode_policies={"raise": ONNX, "wrap": MODULO, "clip": CLIP},
+    ),
+    OpSpec(
+        "numpy.take_along_axis", EqClass.ELEMENT, "https://numpy.org/doc/stable/reference/generated/numpy.take_along_axis.html",
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),), _elements("numpy.take_along_axis", "axis", "broadcast"),
+        ONNX, DATA_DTYPES, INDEX_DTYPES, "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
+    ),
+    OpSpec(
+        "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
+        (Attr("dim", 0, "int in [-r, r-1]"),), _elements("torch.gather", "dim", "window"), NONNEGATIVE, TORCH_DTYPES, ("int64",),
+        "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; negatives are not documented",
+    ),
+    OpSpec(
+        "torch.take", EqClass.FLAT, "https://pytorch.org/docs/stable/generated/torch.take.html", (),
+        lambda data, idx, attrs: flat_plan(data, idx), ONNX, TORCH_DTYPES, ("int64",),
+        "'The input tensor is treated as if it were viewed as a 1-D tensor'; negative indices wrap (index in [-numel, numel))",
+    ),
+    OpSpec(
+        "torch.take_along_dim", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
+        (Attr("dim", None, "None (flatten both) or int in [-r, r-1]"),), _elements("torch.take_along_dim", "dim", "broadcast"),
+        NONNEGATIVE, TORCH_DTYPES, ("int64",), "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
+    ),
+    OpSpec(
+        "torch.index_select", EqClass.BLOCK, "https://pytorch.org/docs/stable/generated/torch.index_select.html",
+        (Attr("dim", 0, "int in [-r, r-1]"),), _index_select, NONNEGATIVE, TORCH_DTYPES, ("int32", "int64"),
+        "index is a 1-D IntTensor or LongTensor; indices in [0, size)",
+    ),
+    OpSpec(
+        "tensorflow.gather", EqClass.BLOCK, "https://www.tensorflow.org/api_docs/python/tf/gather",
+        (Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"), Attr("batch_dims", 0, "int in [-q, q], None = 0")),
+        _tf_gather, NONNEGATIVE, TF_DTYPES, TF_IDX,
+        "'On CPU, if an out of bound index is found, an error is returned. On GPU, if an out of bound index is found, a 0 is stored'",
+    ),
+    OpSpec(
+        "tensorflow.gather_nd", EqClass.ND, "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
+        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), _gather_nd("tensorflow.gather_nd", onnx=False), NONNEGATIVE, TF_DTYPES, TF_IDX,
+        "as tf.gather: an error on CPU, 0 on GPU; indices.shape[-1] == 0 gathers whole slices",
+    ),
+    OpSpec(
+        "jax.numpy.take", EqClass.BLOCK, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take.html",
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), _gather_block("jax.numpy.take"),
+        WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
+    ),
+    OpSpec(
+        "jax.numpy.take_along_axis", EqClass.ELEMENT, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"), *JAX_ATTRS), _elements("jax.numpy.take_along_axis", "axis", "broadcast"),
+        WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
+    ),
+    OpSpec(
+        "webnn.gather", EqClass.BLOCK, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gather",
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),), _gather_block("webnn.gather", negative_axis=False), WRAP_THEN_CLAMP,
+        WEBNN_DTYPES, WEBNN_IDX, "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read out of bounds: we take clamping, as Chromium does",
+    ),
+    OpSpec(
+        "webnn.gatherElements", EqClass.ELEMENT, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gatherelements",
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),), _elements("webnn.gatherElements", "axis", "equal"), WRAP_THEN_CLAMP,
+        WEBNN_DTYPES, WEBNN_IDX, "as webnn.gather; indices.shape equals input.shape except along axis",
+    ),
+    OpSpec(
+        "webnn.gatherND", EqClass.ND, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gathernd", (),
+        _gather_nd("webnn.gatherND", onnx=False), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
+        "as webnn.gather; no batch_dims; indices.shape[-1] in [1, rank(input)]",
+    ),
+)  # fmt: skip
+
+_BY_NAME: dict[str, list[OpSpec]] = {}
+for _s in CATALOG:
+    _BY_NAME.setdefault(_s.name, []).append(_s)
+
+
+def ops() -> list[str]:
+    """Every op name in the catalog (ONNX ops once; see :func:`specs`).
+
+    >>> "torch.take_along_dim" in ops(), len(ops())
+    (True, 16)
+    """
+    return list(_BY_NAME)
+
+
+def specs() -> tuple[OpSpec, ...]:
+    """Every catalog entry, one per op and ONNX opset version."""
+    return CATALOG
+
+
+def spec(op: str, opset: int | None = None) -> OpSpec:
+    """The entry for ``op``; for ONNX, the newest version ``<= opset`` (default:
+    the newest). ``"onnx.Gather-11"`` names a version directly.
+
+    >>> spec("onnx.GatherND", opset=12).opset, spec("onnx.Gather-11").opset
+    (12, 11)
+    """
+    if opset is None and op.rsplit("-", 1)[-1].isdigit() and op.startswith("onnx."):
+        op, opset = op.rsplit("-", 1)[0], int(op.rsplit("-", 1)[1])
+    if op not in _BY_NAME:
+        raise ValueError(f"unknown op {op!r}; known ops: {', '.join(ops())}")
+    versions = _BY_NAME[op]
+    if opset is None:
+        return versions[-1]
+    fitting = [s for s in versions if s.opset is not None and s.opset <= opset]
+    if not fitting:
+        raise ValueError(f"{op} does not exist at opset {opset}; it has versions {[s.opset for s in versions]}")
+    return fitting[-1]
