@@ -1,0 +1,169 @@
+"""Findings: what a campaign learned, in a form the report, the baseline check
+and CI all read (``results.json``).
+
+A discrepancy's :class:`Signature` is what a human would call "the same bug";
+a :class:`Finding` is one signature with its minimal reproducer, every
+oracle's outcome on it, and how many raw examples it stands for. A
+:class:`RunResult` is a whole campaign: facts, throughput, the behaviour
+matrix and the findings.
+
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below", "int64"))
+>>> sig.key()
+'numpy.take|numpy|2.4.6|cpu|eager|value|clip|int64,oob-below'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from oracles.base import Outcome, decode_array, encode_array
+
+
+class Behaviour(str, Enum):
+    """What an oracle did on a case, in the words of the behaviour matrix."""
+
+    CONFORMS = "conforms"
+    RAISES = "raises"
+    WRAPS = "wraps"
+    CLAMPS = "clamps"
+    CLAMPS_RAW = "clamps (raw)"
+    ZERO_FILLS = "zero-fills"
+    FILLS = "fills"
+    GARBAGE = "garbage"
+    WRONG_ERROR = "wrong error"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    UNSUPPORTED = "not supported"
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What makes two discrepancies the same one."""
+
+    op: str
+    oracle: str
+    version: str
+    device: str
+    mode: str
+    outcome: str  # Kind value of the oracle's outcome, or a mismatch class
+    policy: str  # observed policy (Behaviour value), or "" if not a policy question
+    tags: tuple[str, ...]
+
+    def key(self) -> str:
+        """A stable string key (tags sorted)."""
+        return "|".join([self.op, self.oracle, self.version, self.device, self.mode, self.outcome, self.policy, ",".join(sorted(self.tags))])
+
+    def words(self) -> str:
+        """The signature as a sentence for the report.
+
+        >>> Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "error", "raises", ("negative",)).words()
+        'torch.gather on torch 2.13.0 (cpu, eager): error, observed policy raises, for negative'
+        """
+        pol = f", observed policy {self.policy}" if self.policy else ""
+        return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}, for {', '.join(sorted(self.tags))}"
+
+    @classmethod
+    def from_key(cls, key: str) -> "Signature":
+        op, oracle, version, device, mode, outcome, policy, tags = key.split("|")
+        return cls(op, oracle, version, device, mode, outcome, policy, tuple(t for t in tags.split(",") if t))
+
+
+@dataclass
+class Case:
+    """One concrete input to an op, in that op's own convention."""
+
+    op: str
+    data: np.ndarray
+    indices: np.ndarray
+    attrs: dict[str, Any]
+    tags: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, "data": encode_array(self.data), "indices": encode_array(self.indices), "attrs": self.attrs, "tags": list(self.tags)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Case":
+        return cls(d["op"], decode_array(d["data"]), decode_array(d["indices"]), dict(d["attrs"]), tuple(d["tags"]))
+
+
+@dataclass
+class Finding:
+    """One signature, shrunk to its minimal reproducer."""
+
+    signature: Signature
+    case: Case
+    reference: Outcome
+    outcomes: dict[str, Outcome]
+    count: int = 1
+    first_seen_s: float = 0.0
+    seed: int | None = None
+    scripts: dict[str, str] = field(default_factory=dict)  # framework -> standalone Python script
+    onnx_model_b64: str | None = None
+    status: str = "new"  # "new" or "known" (in the baseline)
+    baseline_note: str | None = None
+    baseline_link: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k not in ("signature", "case", "reference", "outcomes")}
+        d["signature"] = asdict(self.signature) | {"key": self.signature.key()}
+        d["case"] = self.case.to_json()
+        d["reference"] = self.reference.to_json()
+        d["outcomes"] = {k: o.to_json() for k, o in self.outcomes.items()}
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Finding":
+        d = dict(d)
+        sig = dict(d.pop("signature"))
+        sig.pop("key", None)
+        sig["tags"] = tuple(sig["tags"])
+        return cls(
+            signature=Signature(**sig),
+            case=Case.from_json(d.pop("case")),
+            reference=Outcome.from_json(d.pop("reference")),
+            outcomes={k: Outcome.from_json(o) for k, o in d.pop("outcomes").items()},
+            **d,
+        )
+
+
+@dataclass
+class RunResult:
+    """A whole campaign, as written to ``results.json``.
+
+    ``matrix`` maps ``"op|regime|dtype family"`` to ``{oracle: {behaviour: count}}``;
+    ``cases`` maps an oracle to the number of cases it ran; ``facts`` holds the
+    versions, platform and thread settings of the run.
+    """
+
+    facts: dict[str, Any]
+    seed: int | None
+    budget: dict[str, Any]
+    cases: dict[str, int]
+    seconds: float
+    matrix: dict[str, dict[str, dict[str, int]]]
+    findings: list[Finding]
+    raw_discrepancies: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["findings"] = [f.to_json() for f in self.findings]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "RunResult":
+        d = dict(d)
+        d["findings"] = [Finding.from_json(f) for f in d["findings"]]
+        return cls(**d)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1, default=str))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "RunResult":
+        return cls.from_json(json.loads(Path(path).read_text()))
