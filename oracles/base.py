@@ -14,6 +14,8 @@ supported" (decided before calling) are all outcomes.
 from __future__ import annotations
 
 import base64
+import time
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
@@ -136,3 +138,73 @@ class OracleInfo:
     device: str
     mode: str
     ops: tuple[str, ...] = field(default_factory=tuple)
+
+
+class Oracle(ABC):
+    """One framework (at one device and execution mode) behind one interface.
+
+    Subclasses implement :meth:`call` (run an op in this process, converting
+    inputs to the framework's own tensors without casting anything, and the
+    result back to NumPy bit for bit), :meth:`unsupported_reason` (decide
+    *before* calling whether the framework can represent the inputs at all),
+    :meth:`classify` (normalize the framework's exceptions) and :meth:`info`.
+    :meth:`run_in_process` turns all of that into an :class:`Outcome`; the
+    isolation layer runs the same method inside a worker process.
+    """
+
+    name: str = ""
+    framework: str = ""
+    mode: str = "eager"
+
+    @abstractmethod
+    def info(self) -> OracleInfo:
+        """Version, device, mode and the catalog keys it implements."""
+
+    @abstractmethod
+    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+        """Run catalog op ``op`` (a key such as ``"onnx.Gather-13"``) natively."""
+
+    def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> str | None:
+        """Why this framework cannot even be handed these inputs, or None."""
+        return None if op in self.info().ops else f"{self.name} does not implement {op}"
+
+    def classify(self, exc: BaseException) -> ErrorClass:
+        """Normalize an exception raised by :meth:`call`."""
+        return classify_message(str(exc))
+
+    def run_in_process(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Outcome:
+        """Run one case here and report it as an :class:`Outcome` (never raises)."""
+        reason = self.unsupported_reason(op, data, indices, attrs)
+        if reason:
+            return Outcome.unsupported(reason)
+        start = time.perf_counter()
+        try:
+            value = self.call(op, data, indices, attrs)
+        except Exception as exc:  # the point of an oracle: every error is an outcome
+            return Outcome.raised(exc, self.classify(exc), time.perf_counter() - start)
+        return Outcome.returned(value, time.perf_counter() - start)
+
+
+_ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
+    (ErrorClass.NEGATIVE_INDEX, ("negative",)),
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bound", "out of range", "out-of-bound", "outofrange", "not in [", "invalid index", "index error")),
+    (ErrorClass.DTYPE_UNSUPPORTED, ("dtype", "data type", "not implemented for", "type mismatch", "unsupported type", "could not find an implementation")),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "dim ", "batch_dims", "attribute", "mode")),
+    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "size mismatch", "broadcast")),
+)
+
+
+def classify_message(message: str) -> ErrorClass:
+    """A first, framework-neutral normalization of an error message; oracles
+    refine it where their messages need it.
+
+    >>> classify_message("index 5 is out of bounds for axis 0 with size 3")
+    <ErrorClass.INDEX_OUT_OF_RANGE: 'index out of range'>
+    >>> classify_message("Index tensor must have the same number of dimensions as input tensor")
+    <ErrorClass.SHAPE_INVALID: 'shape invalid'>
+    """
+    text = message.lower()
+    for error_class, needles in _ERROR_PATTERNS:
+        if any(n in text for n in needles):
+            return error_class
+    return ErrorClass.OTHER
