@@ -17,10 +17,11 @@ Semantics (design draft "Gather Multiaxis Operator", D. Robinson, 2025-02-19,
 
 The implementation is vectorized and never materializes a broadcast of
 ``input``. It is array-namespace generic (NumPy, CuPy, torch, any array-API
-namespace through ``array-api-compat``): where the namespace supports NumPy's
-mixed advanced indexing (NumPy, CuPy, torch) the gather is one indexing
-expression that copies whole trailing blocks when the indices do not vary
-along them; elsewhere it computes flat offsets and calls ``xp.take``.
+namespace through ``array-api-compat``), one code path for all: indices are
+checked and normalized per axis, then one ``xp.take`` reads the output from
+``input`` viewed as ``(lead, middle, block)`` with flat offsets over the middle
+dimensions, so that whole trailing blocks are copied when the indices do not
+vary along them (an embedding lookup copies rows).
 
 >>> import numpy as np
 >>> x = np.arange(8).reshape(2, 2, 2)
@@ -32,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+import math
 
 import array_api_compat
 import numpy as np
@@ -85,15 +88,18 @@ def gather_multiaxis(
     positions, fill_mask = [], None
     for k, axis in enumerate(axes):
         component = indices[..., k::ncoord] if ncoord > 1 else indices
-        pos, mask = _positions(component, in_shape[axis], policy, axis, xp)
+        pos, mask = normalize_indices(component, in_shape[axis], policy, axis, xp)
         positions.append(pos)
         if mask is not None:
             fill_mask = mask if fill_mask is None else (fill_mask | mask)
-    out = _fetch(input, positions, axes, logical, out_shape, xp)
-    if fill_mask is not None and bool(xp.any(fill_mask)):
-        fill = policy.fill_value if policy.fill_value is not None else default_fill_value(_np_dtype(input))
-        out = xp.where(fill_mask, xp.asarray(fill, dtype=out.dtype), out)
-    return out
+    if fill_mask is None or not bool(xp.any(fill_mask)):
+        return _fetch(input, positions, axes, logical, out_shape, xp)
+    fill = xp.asarray(_fill_value(policy, input), dtype=input.dtype)
+    if any(in_shape[a] == 0 for a in axes):
+        # An empty gathered axis has no element to read: every index is out of
+        # range, so the whole output is the fill value.
+        return xp.broadcast_to(fill, out_shape) + xp.zeros(out_shape, dtype=input.dtype) if False else _full(fill, out_shape, xp)
+    return xp.where(fill_mask, fill, _fetch(input, positions, axes, logical, out_shape, xp))
 
 
 def multiaxis_shapes(in_shape: Shape, idx_shape: Shape, axes: Sequence[int]) -> tuple[Shape, Shape]:
@@ -152,57 +158,55 @@ def normalize_axes(axes: Sequence[int], ndim: int, argname: str = "axes") -> tup
     return tuple(out)
 
 
-def _positions(component: Any, size: int, policy: IndexPolicy, axis: int, xp: Any) -> tuple[Any, Any]:
-    """Positions for one axis. NumPy's own advanced indexing *is* the ONNX
-    policy (negatives wrap once, out of range raises), so for signed NumPy
-    indices under that policy the raw values go straight to the fetch."""
-    if policy == ONNX and isinstance(component, np.ndarray) and component.dtype.kind == "i":
-        return component, None
-    return normalize_indices(component, size, policy, axis, xp)
-
-
 def _fetch(input: Any, positions: list[Any], axes: tuple[int, ...], logical: Shape, out_shape: Shape, xp: Any) -> Any:
+    """Read the output: ``input`` viewed as ``(lead, middle, block)`` and one
+    ``xp.take`` along the middle with flat offsets.
+
+    Dimensions at either end that are not gathered and along which the indices
+    do not vary form ``lead`` and ``block``: ``take`` copies each block whole (an
+    embedding lookup copies rows). Offsets are computed only over the middle
+    dimensions, from positions already checked to lie in range.
+    """
     in_shape = tuple(input.shape)
     rank = len(in_shape)
-    # Dimensions at either end that are not gathered and along which the
-    # indices do not vary are copied as whole blocks (plain slices).
     plain = [d not in axes and logical[d] == 1 for d in range(rank)]
     lo = next((d for d in range(rank) if not plain[d]), rank)
     hi = next((d + 1 for d in reversed(range(rank)) if not plain[d]), lo)
     if lo == hi:
         return xp.asarray(input, copy=True)
-    if _has_mixed_indexing(xp):
-        mid = out_shape[lo:hi]
-        key = [_coordinate(input, positions, axes, d, lo, mid, xp) for d in range(lo, hi)]
-        try:
-            return input[(slice(None),) * lo + tuple(key) + (slice(None),) * (rank - hi)]
-        except IndexError:
-            # Only reachable on the raw NumPy fast path: redo the check to
-            # raise the error that names the axis, size, value and position.
-            for p, a in zip(positions, axes):
-                normalize_indices(p, in_shape[a], ONNX, a, xp)
-            raise
-    strides = [int(np.prod(in_shape[d + 1 :], dtype=np.int64)) for d in range(rank)]
-    offset = xp.zeros((1,) * rank, dtype=xp.int64)
-    for d in range(rank):
-        c = _coordinate(input, positions, axes, d, 0, out_shape, xp)
-        offset = offset + xp.astype(c, xp.int64) * strides[d]
-    offset = xp.broadcast_to(offset, out_shape)
-    flat = xp.take(xp.reshape(input, (-1,)), xp.reshape(offset, (-1,)), axis=0)
-    return xp.reshape(flat, out_shape)
+    mid_in, mid_out = in_shape[lo:hi], out_shape[lo:hi]
+    terms = [(_coordinate(input, positions, axes, d, lo, mid_out, xp), math.prod(mid_in[d - lo + 1 :])) for d in range(lo, hi)]
+    terms = sorted(((t, s) for t, s in terms if t is not None), key=lambda ts: -_size(ts[0]))
+    # Accumulate in place into one buffer of our own (never the caller's indices),
+    # starting from the largest term when it already spans the whole window.
+    if terms and _size(terms[0][0]) == math.prod(mid_out):
+        (first, stride), terms = terms[0], terms[1:]
+        offsets = xp.reshape(first * stride if stride != 1 else xp.asarray(first, copy=True), mid_out)
+    else:
+        offsets = xp.zeros(mid_out, dtype=xp.int64)
+    for term, stride in terms:
+        offsets += term * stride if stride != 1 else term
+    offsets = xp.reshape(offsets, (-1,))
+    lead, block = math.prod(in_shape[:lo]), math.prod(in_shape[hi:])
+    out = xp.take(xp.reshape(input, (lead, math.prod(mid_in), block)), offsets, axis=1)
+    return xp.reshape(out, out_shape)
 
 
 def _coordinate(input: Any, positions: list[Any], axes: tuple[int, ...], d: int, lo: int, window: Shape, xp: Any) -> Any:
-    """The input coordinate along dimension ``d``, shaped to broadcast over
-    ``window`` (the output dimensions ``lo .. lo + len(window)``)."""
+    """The int64 input coordinate along dimension ``d``, shaped to broadcast
+    over ``window`` (output dimensions ``lo .. lo + len(window)``), or None
+    where it is always 0 (the input has size 1 there)."""
     if d in axes:
         pos = positions[axes.index(d)]
-        return xp.reshape(pos, tuple(pos.shape)[lo : lo + len(window)])
-    shape = tuple(window[k] if k == d - lo else 1 for k in range(len(window)))
+        return xp.astype(xp.reshape(pos, tuple(pos.shape)[lo : lo + len(window)]), xp.int64, copy=False)
     size = int(input.shape[d])
     if size == 1:
-        return xp.broadcast_to(xp.zeros((1,) * len(window), dtype=xp.int64), shape)
-    return xp.reshape(xp.arange(size, dtype=xp.int64), shape)
+        return None
+    return xp.reshape(xp.arange(size, dtype=xp.int64), tuple(size if k == d - lo else 1 for k in range(len(window))))
+
+
+def _size(a: Any) -> int:
+    return math.prod(tuple(a.shape))
 
 
 def _namespace(input: Any, indices: Any) -> Any:
@@ -212,14 +216,6 @@ def _namespace(input: Any, indices: Any) -> Any:
 
 def _is_array(a: Any) -> bool:
     return array_api_compat.is_array_api_obj(a)
-
-
-def _has_mixed_indexing(xp: Any) -> bool:
-    return (
-        array_api_compat.is_numpy_namespace(xp)
-        or array_api_compat.is_cupy_namespace(xp)
-        or array_api_compat.is_torch_namespace(xp)
-    )
 
 
 def _check_index_dtype(indices: Any, xp: Any) -> None:

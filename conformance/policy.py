@@ -186,6 +186,8 @@ def normalize_indices(
         raise IndexError(
             f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0"
         )
+    if _all_within(indices, size, xp):  # the common case: one min and one max
+        return xp.astype(indices, xp.int64, copy=False), None
     if _is_unsigned(indices, xp):
         # value == low + high * 2**63, both parts exact in int64: 2**63 is never
         # cast into a negative int64, and no namespace needs uint64 arithmetic.
@@ -226,6 +228,19 @@ def _split_unsigned(indices: Any, xp: Any) -> tuple[Any, Any]:
         return signed & (2**63 - 1), signed < 0
     wide = xp.astype(indices, xp.uint64)
     return xp.astype(wide & xp.asarray(2**63 - 1, dtype=xp.uint64), xp.int64), wide >= xp.asarray(2**63, dtype=xp.uint64)
+
+
+def _all_within(indices: Any, size: int, xp: Any) -> bool:
+    """Whether every index already lies in ``[0, size)`` (True when empty).
+
+    >>> _all_within(np.array([0, 2], dtype=np.uint8), 3, np), _all_within(np.array([-1]), 3, np)
+    (True, False)
+    """
+    if _size(indices) == 0:
+        return True
+    if array_api_compat.is_torch_array(indices) and _is_unsigned(indices, xp):
+        return False  # torch has no min/max kernels for uint16/32/64
+    return bool(xp.min(indices) >= 0) and bool(xp.max(indices) < size)
 
 
 def _is_unsigned(a: Any, xp: Any) -> bool:
