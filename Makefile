@@ -1,0 +1,36 @@
+# Two commands on a fresh machine: `make run` (default campaign -> reports/index.html)
+# and `make test` (the CI test suite). Both bootstrap .venv from the pinned constraints.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints-ci.txt | cksum | cut -d' ' -f1)
+
+$(STAMP): pyproject.toml constraints-ci.txt
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -c constraints-ci.txt -e '.[all,test]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+.PHONY: install run test browser bench campaign-long
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/gather-conformance run
+
+test: $(STAMP) browser
+	mkdir -p reports
+	$(BIN)/python -m pytest -q -m "not slow" --junitxml=reports/junit.xml
+
+# Debian's chromium + chromedriver for the report's browser test (never a browser download).
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "no chromium/chromedriver and no root apt-get: the browser test will be skipped"; fi
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_reference.py
+	$(BIN)/python benchmarks/bench_isolation.py
+
+# A long campaign (not part of CI): 30 minutes of fuzzing.
+campaign-long: $(STAMP)
+	$(BIN)/gather-conformance run --budget 1800 --max-examples 100000 --seed $${SEED:-$$RANDOM}
