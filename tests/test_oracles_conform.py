@@ -1,0 +1,272 @@
+"""Every in-process oracle agrees with the reference, bit for bit, on valid
+in-range inputs; refuses what its framework cannot hold; and classifies the
+errors it really raises.
+
+Known differences on valid input are listed in :data:`KNOWN_DIFFERENCES`;
+each is checked to still reproduce (a fixed one fails the test, like a strict
+xfail), never skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance import reference, spec
+from conformance.arrays import BFLOAT16, INDEX_DTYPES, same_bits
+from oracles import cupy_oracle, jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, torch_oracle
+from oracles.base import ErrorClass, Kind, Oracle, Outcome
+from tests.oracle_strategies import data_array, valid_cases
+
+MODULES = (numpy_oracle, torch_oracle, tensorflow_oracle, onnx_oracle, jax_oracle, cupy_oracle)
+ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
+PAIRS = [(name, op) for name, o in ORACLES.items() for op in o.info().ops]
+
+ACCEPTED_INDEX_DTYPES: dict[str, tuple[str, ...]] = {
+    "numpy": INDEX_DTYPES, "jax": INDEX_DTYPES, "cupy": INDEX_DTYPES,
+    "torch.take": ("int64",),
+    "torch.take_along_dim": ("int64",),  # with dim=None it takes int32 too; with a dim it refuses it
+    "torch": ("int32", "int64"),  # gather / index_select take int32 (gather documents int64 only)
+    "tensorflow": ("int16", "int32", "int64"),
+    "onnx.GatherND": ("int64",),
+    "onnx": ("int32", "int64"),
+}  # fmt: skip
+"""Index dtypes each op accepts (probed), by op name, else by framework."""
+
+
+def accepted_index_dtypes(op: str) -> tuple[str, ...]:
+    """``accepted_index_dtypes("onnx.GatherND-12") == ("int64",)``."""
+    s = spec(op)
+    return ACCEPTED_INDEX_DTYPES.get(s.name) or ACCEPTED_INDEX_DTYPES[s.framework]
+
+
+def representable_data_dtypes(oracle: Oracle, op: str) -> tuple[str, ...]:
+    """The op's documented data dtypes that the oracle can be handed."""
+    idx = np.zeros(1, dtype=accepted_index_dtypes(op)[0])
+    return tuple(d for d in spec(op).data_dtypes if oracle.unsupported_reason(op, data_array(d, (1,), 0), idx, {}) is None)
+
+
+@dataclass(frozen=True)
+class KnownDifference:
+    """A real disagreement with the reference on valid input."""
+
+    oracle: str  # name prefix
+    op: str  # catalog key prefix
+    applies: Callable[[np.ndarray, np.ndarray, dict[str, Any]], bool]
+    reason: str
+
+    def matches(self, oracle: str, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> bool:
+        return oracle.startswith(self.oracle) and op.startswith(self.op) and self.applies(data, indices, attrs)
+
+
+def onnx_reference_cross_section(shape: tuple[int, ...], axis: int) -> tuple[int, ...]:
+    """The shape onnx.reference's GatherElements compares: ``shape[:axis] + shape[axis + 1:]``
+    with the raw axis, so ``axis=-1`` keeps the whole shape (its bug)."""
+    return shape[:axis] + shape[axis + 1 :]
+
+
+def gathers_bfloat16_nan(op: str) -> Callable[[np.ndarray, np.ndarray, dict[str, Any]], bool]:
+    """True when a rank >= 2 bfloat16 gather along a dim would copy a NaN."""
+
+    def applies(d: np.ndarray, i: np.ndarray, a: dict[str, Any]) -> bool:
+        if d.dtype != BFLOAT16 or d.ndim < 2 or a.get("dim") is None:
+            return False
+        return bool(np.isnan(np.asarray(reference(op, d, i, check_dtypes=False, **a)).astype(np.float32)).any())
+
+    return applies
+
+
+KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
+    *(KnownDifference(
+        "torch", op, gathers_bfloat16_nan(op),
+        "torch's CPU gather kernel turns a bfloat16 NaN 0x7FC0 into 0xFFFF for inputs of rank >= 2 "
+        "(torch.gather(tensor([[nan, 1.]], bfloat16), 1, tensor([[0, 1]])) has bits [0xFFFF, 0x3F80])",
+    ) for op in ("torch.gather", "torch.take_along_dim")),
+    KnownDifference(
+        "onnx-reference", "onnx.GatherElements",
+        lambda d, i, a: i.size > 0 and onnx_reference_cross_section(i.shape, a["axis"]) != onnx_reference_cross_section(d.shape, a["axis"]),
+        "onnx.reference's GatherElements demands indices.shape == data.shape outside the axis (the spec allows smaller "
+        "indices) and, for a negative axis, compares the wrong dimensions: ValueError 'Except for dimension -1, ...'",
+    ),
+    KnownDifference(
+        "jax", "jax.numpy.take_along_axis", lambda d, i, a: a.get("mode") == "wrap",
+        "jnp.take_along_axis rejects mode='wrap' (ValueError 'Unknown gather mode \"wrap\"'); jnp.take accepts it",
+    ),
+    KnownDifference(
+        "onnxruntime", "onnx.", lambda d, i, a: d.dtype.kind == "c",
+        "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not currently "
+        "registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
+    ),
+    KnownDifference(
+        "torch", "torch.take_along_dim", lambda d, i, a: a.get("dim") is None and i.ndim != 1,
+        "with dim=None torch flattens the indices too and returns a 1-D result; the catalog's flat plan keeps indices.shape",
+    ),
+)  # fmt: skip
+
+
+def known_difference(oracle: str, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> KnownDifference | None:
+    return next((k for k in KNOWN_DIFFERENCES if k.matches(oracle, op, data, indices, attrs)), None)
+
+
+def agrees(outcome: Outcome, expected: np.ndarray) -> bool:
+    return outcome.kind is Kind.VALUE and outcome.value is not None and same_bits(outcome.value, expected)
+
+
+@pytest.mark.parametrize(("oracle_name", "op"), PAIRS, ids=[f"{n}:{op}" for n, op in PAIRS])
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(draw=st.data())
+def test_valid_in_range_inputs_give_the_reference_bits(oracle_name: str, op: str, draw: st.DataObject) -> None:
+    oracle = ORACLES[oracle_name]
+    data, indices, attrs = draw.draw(valid_cases(op, representable_data_dtypes(oracle, op), accepted_index_dtypes(op)))
+    expected = np.asarray(reference(op, data, indices, check_dtypes=False, **attrs))
+    outcome = oracle.run_in_process(op, data, indices, attrs)
+    known = known_difference(oracle_name, op, data, indices, attrs)
+    if known:
+        assert not agrees(outcome, expected), f"known difference no longer reproduces: {known.reason}"
+        return
+    assert outcome.kind is Kind.VALUE, f"{outcome.describe()}: {outcome.message}"
+    assert same_bits(outcome.value, expected), f"got {outcome.value!r}, reference {expected!r}"
+
+
+# -- known differences, minimal examples ----------------------------------------
+
+
+@pytest.mark.skipif("onnxruntime" not in ORACLES, reason="no onnxruntime")
+def test_onnxruntime_cannot_load_complex_gather_models() -> None:
+    out = ORACLES["onnxruntime"].run_in_process("onnx.Gather-13", np.array([1 + 2j], np.complex64), np.array([0]), {})
+    assert out.kind is Kind.ERROR and out.error_class is ErrorClass.DTYPE_UNSUPPORTED
+
+
+@pytest.mark.skipif("torch" not in ORACLES, reason="no torch")
+def test_torch_gather_changes_the_bits_of_a_bfloat16_nan() -> None:
+    data = np.array([[np.nan, 1.0]], dtype=BFLOAT16)
+    out = ORACLES["torch"].run_in_process("torch.gather", data, np.array([[0, 1]]), {"dim": 1})
+    assert out.value.view(np.uint16).tolist() == [[0xFFFF, 0x3F80]] and data.view(np.uint16).tolist() == [[0x7FC0, 0x3F80]]
+
+
+@pytest.mark.skipif("torch" not in ORACLES, reason="no torch")
+def test_torch_take_along_dim_without_dim_returns_a_flat_result() -> None:
+    out = ORACLES["torch"].run_in_process("torch.take_along_dim", np.arange(6.0).reshape(2, 3), np.array([[0, 1], [2, 3]]), {})
+    assert out.value.shape == (4,) and reference("torch.take_along_dim", np.arange(6.0).reshape(2, 3), np.array([[0, 1], [2, 3]])).shape == (2, 2)
+
+
+# -- what frameworks cannot be handed ---------------------------------------------
+
+UNSUPPORTED = [
+    ("torch", "torch.take", np.array(["a", "b"]), np.array([0]), {}),
+    ("torch", "torch.gather", np.array([1, 2]), np.array(["0"]), {"dim": 0}),
+    ("tensorflow", "tensorflow.gather", np.array([1, None], dtype=object), np.array([0]), {}),
+    ("tensorflow-xla", "tensorflow.gather", np.array(["a", "b"]), np.array([0]), {}),
+    ("jax", "jax.numpy.take", np.array(["a", "b"]), np.array([0]), {}),
+    ("onnxruntime", "onnx.Gather-13", np.array([1, None], dtype=object), np.array([0]), {}),
+    ("onnxruntime", "onnx.Gather-11", np.array([1.5], dtype=BFLOAT16), np.array([0]), {}),
+    ("onnx-reference", "onnx.GatherND-13", np.array([1.5]), np.array([[0]], np.int32), {}),
+    ("numpy", "torch.gather", np.array([1.5]), np.array([0]), {"dim": 0}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "op", "data", "indices", "attrs"), UNSUPPORTED, ids=[f"{u[0]}:{u[1]}:{u[2].dtype}/{u[3].dtype}" for u in UNSUPPORTED])
+def test_inputs_the_framework_cannot_hold_are_unsupported_without_a_call(name, op, data, indices, attrs) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    oracle = ORACLES[name]
+    oracle_call = oracle.call
+    oracle.call = lambda *a: pytest.fail("call() made for unsupported input")  # type: ignore[method-assign]
+    try:
+        out = oracle.run_in_process(op, data, indices, attrs)
+    finally:
+        oracle.call = oracle_call  # type: ignore[method-assign]
+    assert out.kind is Kind.UNSUPPORTED and out.reason
+
+
+def test_numpy_holds_object_arrays() -> None:
+    out = ORACLES["numpy"].run_in_process("numpy.take", np.array([1, "x", None], dtype=object), np.array([1]), {})
+    assert out.kind is Kind.VALUE and out.value.tolist() == ["x"]
+
+
+def test_cupy_module_imports_and_offers_nothing_without_a_device() -> None:
+    assert isinstance(cupy_oracle.oracles_here(), list)
+
+
+@pytest.mark.parametrize(("name", "op"), PAIRS, ids=[f"{n}:{op}" for n, op in PAIRS])
+def test_index_dtypes_outside_the_accepted_set_are_refused_as_dtype_problems(name: str, op: str) -> None:
+    oracle = ORACLES[name]
+    data = np.arange(3.0)
+    for idt in sorted(set(INDEX_DTYPES) - set(accepted_index_dtypes(op))):
+        indices = np.zeros((1, 1) if spec(op).eq_class.name == "ND" else (1,), dtype=idt)
+        out = oracle.run_in_process(op, data, indices, {"dim": 0} if op in ("torch.gather", "torch.index_select", "torch.take_along_dim") else {})
+        assert out.kind is Kind.UNSUPPORTED or out.error_class is ErrorClass.DTYPE_UNSUPPORTED, f"{idt}: {out.describe()} {out.message}"
+
+
+# -- real errors, classified ------------------------------------------------------
+
+X = np.arange(3.0)
+PROVOKED = [
+    ("numpy", "numpy.take", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("numpy", "numpy.take_along_axis", X, [-4], {"axis": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("numpy", "numpy.take", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
+    ("torch", "torch.gather", X, [3], {"dim": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("torch", "torch.gather", X, [-1], {"dim": 0}, ErrorClass.NEGATIVE_INDEX),
+    ("torch", "torch.take", X, [-4], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("torch", "torch.take_along_dim", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("torch", "torch.index_select", X, [3], {"dim": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("torch", "torch.gather", X, [0], {"dim": 1}, ErrorClass.ATTRIBUTE_INVALID),
+    ("torch", "torch.take", np.arange(3, dtype=np.uint16), [0], {}, ErrorClass.DTYPE_UNSUPPORTED),
+    ("tensorflow", "tensorflow.gather", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("tensorflow", "tensorflow.gather", X, [-1], {}, ErrorClass.NEGATIVE_INDEX),
+    ("tensorflow", "tensorflow.gather_nd", X, [[3]], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("tensorflow", "tensorflow.gather_nd", X, [[-1]], {}, ErrorClass.NEGATIVE_INDEX),
+    ("onnxruntime", "onnx.Gather-13", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("onnxruntime", "onnx.GatherElements-13", X, [-4], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("onnxruntime", "onnx.GatherND-13", X, [[3]], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("onnxruntime", "onnx.Gather-13", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
+    ("onnx-reference", "onnx.Gather-13", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("onnx-reference", "onnx.GatherND-13", X, [[-4]], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("jax", "jax.numpy.take", X, [0], {"mode": "raise"}, ErrorClass.ATTRIBUTE_INVALID),
+    ("jax", "jax.numpy.take", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "op", "data", "indices", "attrs", "expected"), PROVOKED, ids=[f"{p[0]}:{p[1]}:{p[3]}:{p[4]}" for p in PROVOKED])
+def test_real_errors_are_classified(name, op, data, indices, attrs, expected) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    out = ORACLES[name].run_in_process(op, data, np.array(indices), attrs)
+    assert out.kind is Kind.ERROR, out.describe()
+    assert out.error_class is expected, out.message
+
+
+# -- what each framework does with negative and out-of-range indices (baseline seed)
+
+PROBES: dict[tuple[str, str], tuple[Any, Any, Any]] = {
+    # (oracle, op): outcome for indices -1, 3, -4 on [0., 1., 2.]: a value list or an ErrorClass
+    ("numpy", "numpy.take"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("torch", "torch.take"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("torch", "torch.take_along_dim"): ([2.0], [0.0], [2.0]),  # with dim=0: silently modulo
+    ("torch", "torch.index_select"): (ErrorClass.INDEX_OUT_OF_RANGE,) * 3,
+    ("tensorflow-xla", "tensorflow.gather"): ([0.0], [2.0], [0.0]),  # XLA clamps the raw index
+    ("tensorflow-xla", "tensorflow.gather_nd"): ([0.0], [2.0], [0.0]),
+    ("onnxruntime", "onnx.Gather-1"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("onnx-reference", "onnx.GatherElements-13"): ([2.0], [0.0], [2.0]),  # silently modulo
+    ("jax", "jax.numpy.take"): ([2.0], [np.nan], [np.nan]),
+}
+
+
+@pytest.mark.parametrize(("name", "op"), list(PROBES), ids=[f"{n}:{op}" for n, op in PROBES])
+def test_negative_and_out_of_range_behaviour_is_as_probed(name: str, op: str) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    attrs = {"dim": 0} if op in ("torch.take_along_dim", "torch.index_select") else {}
+    for value, expected in zip((-1, 3, -4), PROBES[name, op]):
+        idx = np.array([[value]] if spec(op).eq_class.name == "ND" else [value])
+        out = ORACLES[name].run_in_process(op, X, idx, attrs)
+        if isinstance(expected, ErrorClass):
+            assert out.error_class is expected, (value, out.describe())
+        else:
+            assert out.kind is Kind.VALUE and np.array_equal(out.value, expected, equal_nan=True), (value, out.describe())
