@@ -18,7 +18,8 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from enum import Enum
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Union
 
 import numpy as np
 
@@ -183,6 +184,56 @@ class Oracle(ABC):
         except Exception as exc:  # the point of an oracle: every error is an outcome
             return Outcome.raised(exc, self.classify(exc), time.perf_counter() - start)
         return Outcome.returned(value, time.perf_counter() - start)
+
+    def run(self, op: str, data: np.ndarray, indices: np.ndarray, **attrs: Any) -> Outcome:
+        """The same call an :class:`~oracles.isolation.IsolatedOracle` answers,
+        here in this process: ``oracle.run("numpy.take", x, i, axis=1)``."""
+        return self.run_in_process(op, data, indices, attrs)
+
+    def run_many(self, cases: Iterable[CaseLike]) -> list[Outcome]:
+        """One :class:`Outcome` per case, in order (see :func:`as_case`)."""
+        return [self.run_in_process(c.op, c.data, c.indices, dict(c.attrs)) for c in map(as_case, cases)]
+
+    def close(self) -> None:
+        """Nothing to release in-process; here so both kinds of oracle share one interface."""
+
+    def __enter__(self) -> "Oracle":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of an oracle: a catalog op, its two inputs and its attributes.
+
+    >>> Case("numpy.take", np.arange(3), np.array([2]), {"axis": 0}).op
+    'numpy.take'
+    """
+
+    op: str
+    data: np.ndarray
+    indices: np.ndarray
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+
+CaseLike = Union[Case, tuple]
+"""A :class:`Case`, or a tuple ``(op, data, indices)`` / ``(op, data, indices, attrs)``."""
+
+
+def as_case(case: CaseLike) -> Case:
+    """A :class:`Case` from a case or a 3- or 4-tuple.
+
+    >>> as_case(("numpy.take", np.arange(3), np.array([1]))).attrs
+    {}
+    """
+    if isinstance(case, Case):
+        return case
+    if len(case) not in (3, 4):
+        raise TypeError(f"a case is (op, data, indices[, attrs]), got a {len(case)}-tuple")
+    op, data, indices, *rest = case
+    return Case(op, data, indices, dict(rest[0]) if rest else {})
 
 
 _ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (

@@ -1,0 +1,376 @@
+"""Which oracles exist, which can run here, and how to get one.
+
+:data:`ORACLE_MODULES` is the one table from oracle name to the module whose
+``oracles_here()`` builds it. Finding out what can run here imports the
+frameworks, so :func:`discover` does it in a spawned process (one for all
+modules, restarted past a module that kills it), skips modules whose framework
+is not even installed (``importlib.util.find_spec``, no import), and remembers
+the answer: for the life of this process, and on disk (``~/.cache/gather-conformance``,
+or ``$GATHER_CONFORMANCE_CACHE``; ``GATHER_CONFORMANCE_NO_CACHE=1`` turns it off)
+under a fingerprint of everything that could change it (interpreter, host,
+oracle and conformance sources, framework installs, thread and device variables,
+GPU device nodes), so that ``gather-conformance oracles`` costs milliseconds,
+not the ten seconds of importing every framework.
+
+>>> module_for("onnxruntime-cuda")          # one per execution provider
+'oracles.onnx_oracle'
+>>> available()                              # doctest: +SKIP
+['numpy', 'onnx-reference', 'onnxruntime', 'torch', 'tensorflow', 'tensorflow-xla', 'jax']
+>>> get("numpy").run("numpy.take", np.arange(12).reshape(4, 3), np.array([3])).describe()  # doctest: +SKIP
+'value int64[1, 3]'
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import hashlib
+import importlib.util
+import json
+import os
+import platform
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from multiprocessing.connection import Connection
+from typing import Any
+
+from oracles.base import Oracle, OracleInfo
+from oracles.environment import THREAD_VARIABLES
+from oracles.isolation import (
+    DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    IsolatedOracle,
+    OracleUnavailable,
+    WorkerProcess,
+    _Died,
+    _NoAnswer,
+    crash_outcome,
+    enable_fault_log,
+    load_module,
+    load_oracle,
+    thread_facts,
+)
+
+ORACLE_MODULES: dict[str, str] = {
+    "numpy": "oracles.numpy_oracle",
+    "torch": "oracles.torch_oracle",
+    "torch-cuda": "oracles.torch_oracle",
+    "tensorflow": "oracles.tensorflow_oracle",
+    "tensorflow-xla": "oracles.tensorflow_oracle",
+    "onnxruntime": "oracles.onnx_oracle",
+    "onnx-reference": "oracles.onnx_oracle",
+    "jax": "oracles.jax_oracle",
+    "cupy": "oracles.cupy_oracle",
+}
+"""Oracle name -> module path (a dotted name, or a ``.py`` file for test fakes).
+A name not listed maps through its prefix: ``onnxruntime-cuda`` -> ``onnxruntime``."""
+
+FRAMEWORK_PACKAGES: dict[str, tuple[str, ...]] = {
+    "oracles.numpy_oracle": ("numpy",),
+    "oracles.torch_oracle": ("torch",),
+    "oracles.tensorflow_oracle": ("tensorflow",),
+    "oracles.onnx_oracle": ("onnx", "onnxruntime"),
+    "oracles.jax_oracle": ("jax",),
+    "oracles.cupy_oracle": ("cupy",),
+}
+"""Module -> top-level packages, any one of which it needs (checked without importing)."""
+
+
+@dataclass(frozen=True)
+class ModuleReport:
+    """What one oracle module said when asked in a worker."""
+
+    module: str
+    infos: tuple[OracleInfo, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    problem: str = ""
+    transient: bool = False
+    """The module crashed or hung its worker: worth asking again next time."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(info.name for info in self.infos)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"module": self.module, "infos": [asdict(i) for i in self.infos], "facts": dict(self.facts), "problem": self.problem}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "ModuleReport":
+        """Inverse of :meth:`to_json`.
+
+        >>> r = ModuleReport("m", (OracleInfo("n", "f", "1", "cpu", "eager", ("a.b",)),), {"t": {"x": 1}})
+        >>> ModuleReport.from_json(json.loads(json.dumps(r.to_json()))) == r
+        True
+        """
+        infos = tuple(OracleInfo(**{**i, "ops": tuple(i["ops"])}) for i in d["infos"])
+        return cls(d["module"], infos, d["facts"], d["problem"])
+
+
+_reports: dict[str, ModuleReport] = {}
+_shared: dict[str, IsolatedOracle] = {}
+
+
+def module_for(name: str) -> str:
+    """The module that builds oracle ``name``; KeyError if none could.
+
+    >>> module_for("tensorflow-xla")
+    'oracles.tensorflow_oracle'
+    """
+    candidate = name
+    while candidate:
+        if candidate in ORACLE_MODULES:
+            return ORACLE_MODULES[candidate]
+        candidate = candidate.rpartition("-")[0]
+    raise KeyError(f"no oracle is called {name!r}; known: {sorted(ORACLE_MODULES)}")
+
+
+def modules() -> list[str]:
+    """Every module in the table, once, in table order."""
+    return list(dict.fromkeys(ORACLE_MODULES.values()))
+
+
+@contextmanager
+def registered(table: Mapping[str, str], *, only: bool = False) -> Iterator[None]:
+    """Test hook: add ``table`` (name -> module) to :data:`ORACLE_MODULES`, or
+    with ``only=True`` use it instead, for the duration of a ``with``.
+
+    >>> with registered({"fake-returns": "tests/fake_oracles.py"}, only=True):
+    ...     modules()
+    ['tests/fake_oracles.py']
+    """
+    saved = dict(ORACLE_MODULES)
+    if only:
+        ORACLE_MODULES.clear()
+    ORACLE_MODULES.update(table)
+    try:
+        yield
+    finally:
+        ORACLE_MODULES.clear()
+        ORACLE_MODULES.update(saved)
+
+
+def installed(module: str) -> bool:
+    """Whether ``module`` and one of its framework packages can be found (no import).
+
+    >>> installed("oracles.base"), installed("oracles.no_such_oracle")
+    (True, False)
+    """
+    if module.endswith(".py"):
+        return True
+    try:
+        if importlib.util.find_spec(module) is None:
+            return False
+    except ModuleNotFoundError:
+        return False
+    packages = FRAMEWORK_PACKAGES.get(module, ())
+    return not packages or any(_findable(p) for p in packages)
+
+
+def _findable(package: str) -> bool:
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+# -- discovery, in a worker ---------------------------------------------------
+
+
+def _discover_main(conn: Connection, fault_log: str, module_names: list[str]) -> None:
+    """Worker: for each module, send ``("module", name, infos, facts, problem)``."""
+    enable_fault_log(fault_log)
+    for module in module_names:
+        try:
+            infos = tuple(o.info() for o in load_module(module).oracles_here())
+            conn.send(("module", module, infos, thread_facts(), ""))
+        except Exception as exc:  # a broken module is a fact to report, not a reason to stop
+            conn.send(("module", module, (), thread_facts(), f"{type(exc).__name__}: {exc}"))
+    conn.close()
+
+
+def _ask_worker(module_names: list[str], timeout: float) -> list[ModuleReport]:
+    """Reports for ``module_names``, in order; a module that kills or hangs the
+    worker gets a report saying so and the rest go to a new worker."""
+    reports: list[ModuleReport] = []
+    while len(reports) < len(module_names):
+        rest = module_names[len(reports) :]
+        worker = WorkerProcess(_discover_main, (rest,), "oracle-discovery")
+        for module in rest:
+            reply = worker.receive(timeout)
+            if isinstance(reply, tuple):
+                reports.append(ModuleReport(module, reply[2], reply[3], reply[4]))
+                continue
+            reports.append(ModuleReport(module, problem=_failure_text(reply, module), transient=True))
+            break
+        if len(reports) == len(module_names):
+            worker.close()
+        else:
+            worker.kill()
+    return reports
+
+
+def _failure_text(reply: _Died | _NoAnswer, module: str) -> str:
+    if isinstance(reply, _NoAnswer):
+        return f"importing {module} took over {reply.seconds:g} s"
+    return crash_outcome(reply, f"importing {module}").message or "crashed"
+
+
+def _fingerprint(module: str) -> str:
+    """A hash of everything :func:`discover`'s answer for ``module`` depends on."""
+    sources = [Path(__file__).parent, Path(importlib.util.find_spec("conformance").origin).parent]  # type: ignore[arg-type]
+    files = sorted(str(f) for d in sources for f in d.glob("*.py"))
+    packages = [importlib.util.find_spec(p) for p in FRAMEWORK_PACKAGES.get(module, ()) if _findable(p)]
+    files += [spec.origin for spec in packages if spec and spec.origin]
+    state = {
+        "python": [sys.executable, sys.version, platform.node()],
+        "module": module,
+        "files": [(f, os.stat(f).st_mtime_ns, os.stat(f).st_size) for f in files],
+        "env": {name: os.environ.get(name) for name in THREAD_VARIABLES},
+        "devices": sorted(glob.glob("/dev/nvidia*") + glob.glob("/dev/kfd")),
+    }
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _cache_file(module: str) -> Path | None:
+    """Where the report for ``module`` is kept, or None if it isn't (test fakes, cache off)."""
+    if module.endswith(".py") or os.environ.get("GATHER_CONFORMANCE_NO_CACHE"):
+        return None
+    root = Path(os.environ.get("GATHER_CONFORMANCE_CACHE") or Path.home() / ".cache" / "gather-conformance")
+    return root / f"discovery-{module}-{_fingerprint(module)}.json"
+
+
+def _load_cached(module: str) -> ModuleReport | None:
+    path = _cache_file(module)
+    try:
+        return ModuleReport.from_json(json.loads(path.read_text())) if path else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _save(report: ModuleReport) -> None:
+    """Keep a report on disk; a crash or a timeout is not kept (it may not recur)."""
+    path = _cache_file(report.module)
+    if path is None or report.transient:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(report.to_json()))
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
+def discover(*, refresh: bool = False, timeout: float = DEFAULT_STARTUP_TIMEOUT) -> list[ModuleReport]:
+    """A report for every module in the table (installed or not), asking a
+    worker about those neither asked in this process nor cached on disk
+    (``refresh=True`` asks again about all of them).
+
+    >>> [r.module for r in discover()][:1]   # doctest: +SKIP
+    ['oracles.numpy_oracle']
+    """
+    wanted = modules()
+    if refresh:
+        for module in wanted:
+            _reports.pop(module, None)
+    for module in wanted:
+        cached = None if refresh or module in _reports or not installed(module) else _load_cached(module)
+        if cached is not None:
+            _reports[module] = cached
+    missing = [m for m in wanted if m not in _reports and installed(m)]
+    if missing:
+        for report in _ask_worker(missing, timeout):
+            _reports[report.module] = report
+            _save(report)
+    return [_reports.get(m) or ModuleReport(m, problem="not installed") for m in wanted]
+
+
+def infos(*, refresh: bool = False) -> list[OracleInfo]:
+    """The info of every oracle that can run here, in table order."""
+    return [info for report in discover(refresh=refresh) for info in report.infos if _listed(info, report.module)]
+
+
+def available(*, refresh: bool = False) -> list[str]:
+    """Names of the oracles that can run here.
+
+    >>> with registered({"fake-returns": "tests/fake_oracles.py"}, only=True):  # doctest: +SKIP
+    ...     "fake-returns" in available()
+    True
+    """
+    return [info.name for info in infos(refresh=refresh)]
+
+
+def _listed(info: OracleInfo, module: str) -> bool:
+    """Whether the table sends ``info.name`` to ``module`` (a module may offer more)."""
+    try:
+        return module_for(info.name) == module
+    except KeyError:
+        return False
+
+
+# -- getting one --------------------------------------------------------------
+
+
+def get(
+    name: str,
+    isolated: bool = True,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+) -> IsolatedOracle | Oracle:
+    """Oracle ``name``: by default an :class:`IsolatedOracle` with its worker
+    started (so the import is paid here, not by the first case); with
+    ``isolated=False`` the in-process :class:`~oracles.base.Oracle` (fast, but
+    a crash takes this process with it). Raises :class:`OracleUnavailable`
+    (a LookupError) if ``name`` cannot run here.
+
+    >>> with get("numpy") as numpy_oracle:   # doctest: +SKIP
+    ...     numpy_oracle.run("numpy.take", np.arange(6).reshape(2, 3), np.array([2, 0]), axis=1).value.tolist()
+    [[2, 0], [5, 3]]
+    """
+    module = _module_or_unavailable(name)
+    if not isolated:
+        return load_oracle(module, name)
+    oracle = IsolatedOracle(name, module, timeout=timeout, startup_timeout=startup_timeout)
+    oracle.start()
+    return oracle
+
+
+def shared(name: str, *, timeout: float = DEFAULT_TIMEOUT) -> IsolatedOracle:
+    """One :class:`IsolatedOracle` per name for the whole process, closed at
+    exit: what a pytest fixture or a hypothesis test wants, so that thousands
+    of examples reuse one warm worker. Don't ``close()`` it; :func:`close_all` does.
+
+    >>> shared("numpy") is shared("numpy")   # doctest: +SKIP
+    True
+    """
+    oracle = _shared.get(name)
+    if oracle is None:
+        oracle = get(name, timeout=timeout)
+        assert isinstance(oracle, IsolatedOracle)
+        _shared[name] = oracle
+    oracle.timeout = timeout
+    return oracle
+
+
+def close_all() -> None:
+    """Stop every worker :func:`shared` started."""
+    while _shared:
+        _shared.popitem()[1].close()
+
+
+atexit.register(close_all)
+
+
+def _module_or_unavailable(name: str) -> str:
+    try:
+        module = module_for(name)
+    except KeyError as exc:
+        raise OracleUnavailable(str(exc)) from None
+    if not installed(module):
+        raise OracleUnavailable(f"oracle {name!r} needs {module} and one of {FRAMEWORK_PACKAGES.get(module, ())}")
+    return module
+
