@@ -1,0 +1,328 @@
+"""The HTML report, its Markdown summary and findings.json, on synthetic runs
+(no browser here; see test_report_browser.py)."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conformance.findings import Case, Finding, RunResult, Signature
+from conformance.report import (
+    array_view,
+    build_report,
+    compare_runs,
+    differing_coordinates,
+    finding_anchor,
+    main_report,
+    matrix_rows,
+    merge_runs,
+    render_html,
+)
+from conformance.summary import markdown_summary
+from oracles.base import ErrorClass, Kind, Outcome
+
+VERSIONS = {"numpy": "2.4.6", "torch": "2.13.0", "onnxruntime": "1.31.1", "tensorflow": "2.21.0", "jax": "0.10.2"}
+FACTS = {
+    "python": "3.11.7", "platform": "Linux-x86_64", "cores": 2, "threads": {"torch": {"num_threads": 2}},
+    "oracles": [{"name": n, "framework": n, "version": v, "device": "cpu", "mode": "eager", "ops": [f"{n}.gather"]} for n, v in VERSIONS.items()],
+}  # fmt: skip (the shape of oracles.environment.run_facts())
+
+
+def facts_with(**versions: str) -> dict:
+    """FACTS with some oracles' versions changed."""
+    return dict(FACTS, oracles=[dict(o, version=versions.get(o["name"], o["version"])) for o in FACTS["oracles"]])
+ONNX_BYTES = b"\x08\x09\x12\x07synthetic-model"
+
+
+def _sig(op: str, oracle: str, version: str, outcome: str, policy: str, *tags: str) -> Signature:
+    return Signature(op, oracle, version, "cpu", "eager", outcome, policy, tags)
+
+
+def onnx_finding() -> Finding:
+    """onnxruntime zero-fills an out-of-range GatherElements index the reference rejects."""
+    case = Case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], np.float32), np.array([[0, 7], [1, 0]], np.int64), {"axis": 1}, ("oob-above", "int64"))
+    ref = Outcome.raised(IndexError("index 7 is out of bounds for axis 1 with size 2"), ErrorClass.INDEX_OUT_OF_RANGE)
+    got = Outcome.returned(np.array([[1.5, 0.0], [4.5, 3.5]], np.float32))
+    return Finding(
+        _sig("onnx.GatherElements-13", "onnxruntime", "1.31.1", "value", "zero-fills", "oob-above", "int64"), case, ref,
+        {"onnxruntime": got, "numpy": ref}, count=12, first_seen_s=0.41, seed=3,
+        scripts={"onnxruntime": "import onnxruntime as ort\nprint('repro')\n"}, onnx_model_b64=base64.b64encode(ONNX_BYTES).decode(),
+    )  # fmt: skip
+
+
+def crash_finding() -> Finding:
+    """torch crashes (SIGSEGV) on a huge index."""
+    case = Case("torch.gather", np.arange(6, dtype=np.int32).reshape(2, 3), np.array([[2**40, 0, 1]], np.int64), {"dim": 1}, ("oob-above", "huge"))
+    ref = Outcome.raised(IndexError("index 1099511627776 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE)
+    return Finding(
+        _sig("torch.gather", "torch", "2.13.0", "crash", "crash", "oob-above", "huge"), case, ref,
+        {"torch": Outcome.crashed(11, None, "Fatal Python error: Segmentation fault")}, count=2, first_seen_s=3.2,
+        scripts={"torch": "import torch\ntorch.gather(...)\n"},
+    )  # fmt: skip
+
+
+def string_finding() -> Finding:
+    """TensorFlow returns the wrong string (and the strings need escaping)."""
+    case = Case("tensorflow.gather", np.array(["<b>x</b>", "a&b", ""]), np.array([2, 0], np.int32), {"axis": 0, "batch_dims": 0}, ("in-range", "str"))
+    ref = Outcome.returned(np.array(["", "<b>x</b>"]))
+    got = Outcome.returned(np.array(["", "<b>y</b>"]))
+    return Finding(_sig("tensorflow.gather", "tensorflow", "2.21.0", "value", "garbage", "in-range", "str"), case, ref, {"tensorflow": got}, count=5, first_seen_s=1.0)
+
+
+def known_finding() -> Finding:
+    """A known (baseline) clamp, with an error message to quote verbatim."""
+    case = Case("jax.numpy.take", np.array([10, 20, 30], np.int64), np.array([-1], np.int64), {"axis": 0, "mode": "clip"}, ("negative", "int64"))
+    return Finding(
+        _sig("jax.numpy.take", "jax", "0.10.2", "error", "raises", "negative", "int64"), case, Outcome.returned(np.array([10], np.int64)),
+        {"jax": Outcome.raised(ValueError("negative index -1 rejected: 'clip' <mode>"), ErrorClass.NEGATIVE_INDEX)},
+        count=40, first_seen_s=0.05, status="known", baseline_note="documented clip semantics differ", baseline_link="https://github.com/jax-ml/jax/issues/1",
+    )  # fmt: skip
+
+
+MATRIX = {
+    "onnx.GatherElements|oob-above|float": {"onnxruntime": {"zero-fills": 12, "conforms": 3}, "numpy": {"conforms": 15}},
+    "onnx.GatherElements|oob-above|int": {"onnxruntime": {"zero-fills": 4}, "numpy": {"conforms": 4}},
+    "torch.gather|oob-above|int": {"torch": {"crash": 2, "raises": 30}},
+    "torch.gather|in-range|int": {"torch": {"conforms": 50}},
+    "torch.gather|in-range|float": {"torch": {"conforms": 40}},
+    "tensorflow.gather|in-range|str": {"tensorflow": {"garbage": 5, "conforms": 1}},
+    "jax.numpy.take|negative|int": {"jax": {"raises": 40}},
+    "numpy.take|negative|int": {"numpy": {"conforms": 40}},
+}
+
+
+def synthetic_run(seed: int = 3, facts: dict | None = None) -> RunResult:
+    """A run with an ONNX, a crash, a string-dtype and a known finding."""
+    return RunResult(
+        facts=dict(facts or FACTS), seed=seed, budget={"examples": 200, "seconds": 30}, cases={"numpy": 59, "onnxruntime": 19, "torch": 122, "tensorflow": 6, "jax": 40},
+        seconds=4.0, matrix=json.loads(json.dumps(MATRIX)), findings=[onnx_finding(), crash_finding(), string_finding(), known_finding()], raw_discrepancies=59,
+    )  # fmt: skip
+
+
+# -- differing elements ---------------------------------------------------------------
+
+
+def test_differing_coordinates_compare_bits_so_negative_zero_differs_and_nan_matches() -> None:
+    ref = Outcome.returned(np.array([[0.0, np.nan], [1.0, 2.0]], np.float32))
+    got = Outcome.returned(np.array([[-0.0, np.nan], [1.0, 3.0]], np.float32))
+    assert differing_coordinates(ref, got) == [(0, 0), (1, 1)]
+
+
+def test_differing_coordinates_work_for_strings_and_zero_d_arrays() -> None:
+    assert differing_coordinates(Outcome.returned(np.array(["a", "b"])), Outcome.returned(np.array(["a", "c"]))) == [(1,)]
+    assert differing_coordinates(Outcome.returned(np.array(1.0)), Outcome.returned(np.array(2.0))) == [()]
+
+
+def test_differing_coordinates_are_empty_when_shapes_dtypes_or_kinds_differ() -> None:
+    ref = Outcome.returned(np.zeros(2, np.float32))
+    assert differing_coordinates(ref, Outcome.returned(np.ones(3, np.float32))) == []
+    assert differing_coordinates(ref, Outcome.returned(np.ones(2, np.float64))) == []
+    assert differing_coordinates(ref, Outcome.raised(IndexError("x"), ErrorClass.OTHER)) == []
+
+
+def test_array_view_labels_blocks_of_higher_rank_arrays_and_marks_hits_with_the_other_value() -> None:
+    a = np.arange(8).reshape(2, 2, 2)
+    view = array_view(a, highlight=[(1, 0, 1)], other=np.zeros_like(a))
+    assert [label for label, _ in view.blocks] == ["[0, :, :]", "[1, :, :]"]
+    hit = view.blocks[1][1][0][1]
+    assert hit["hit"] and hit["text"] == "5" and hit["other"] == "0" and hit["coord"] == [1, 0, 1]
+    assert array_view(np.array(7)).blocks[0][1][0][0]["text"] == "7"
+    assert array_view(np.zeros((0, 3))).blocks == [("", [])]
+
+
+def test_array_view_truncates_large_arrays() -> None:
+    view = array_view(np.zeros((1000, 3)))
+    assert view.truncated and sum(len(row) for _, rows in view.blocks for row in rows) <= 600
+
+
+# -- merging shards ---------------------------------------------------------------------
+
+
+def test_merging_shards_sums_matrix_counts_cases_and_raw_discrepancies() -> None:
+    merged = merge_runs([synthetic_run(), synthetic_run()])
+    assert merged.matrix["torch.gather|oob-above|int"]["torch"] == {"crash": 4, "raises": 60}
+    assert merged.cases["torch"] == 244 and merged.raw_discrepancies == 118 and merged.seconds == 8.0
+    assert merged.seed == 3 and merged.facts["shards_merged"] == 2
+
+
+def test_merging_shards_dedupes_findings_summing_counts_and_keeping_the_smallest_reproducer() -> None:
+    small = onnx_finding()
+    big = replace(onnx_finding(), case=replace(small.case, data=np.zeros((4, 4), np.float32)), count=3, first_seen_s=0.1, status="known", baseline_note="seen")
+    a, b = synthetic_run(), synthetic_run(seed=4)
+    a.findings, b.findings = [big], [small, string_finding()]
+    merged = merge_runs([a, b])
+    assert len(merged.findings) == 2 and merged.seed is None and merged.facts["shard_seeds"] == [3, 4]
+    onnx = next(f for f in merged.findings if f.signature.oracle == "onnxruntime")
+    assert onnx.count == 15 and onnx.first_seen_s == 0.1 and onnx.case.data.shape == (2, 2)
+    assert onnx.status == "known" and onnx.baseline_note == "seen"
+
+
+def test_merging_refuses_results_from_different_versions_but_ignores_volatile_facts() -> None:
+    with pytest.raises(ValueError, match="oracles"):
+        merge_runs([synthetic_run(), synthetic_run(facts=facts_with(torch="2.12.0"))])
+    assert merge_runs([synthetic_run(facts=FACTS | {"hostname": "a"}), synthetic_run(facts=FACTS | {"hostname": "b"})]).facts["hostname"] == "a"
+
+
+# -- comparing runs ---------------------------------------------------------------------
+
+
+def test_comparing_runs_reports_appeared_disappeared_and_changed_findings_cells_and_facts() -> None:
+    old = synthetic_run(facts=facts_with(torch="2.12.0"))
+    old.findings = [replace(crash_finding(), signature=replace(crash_finding().signature, version="2.12.0")), known_finding()]
+    old.matrix["torch.gather|oob-above|int"] = {"torch": {"raises": 32}}
+    new = synthetic_run()
+    new.findings = [crash_finding(), onnx_finding()]
+    c = compare_runs(old, new)
+    assert [f.signature.oracle for f in c.appeared] == ["onnxruntime"]
+    assert [f.signature.oracle for f in c.disappeared] == ["jax"]
+    assert ("finding", "torch 2.12.0", "torch 2.13.0") in [(x.what, x.before, x.after) for x in c.changed]
+    assert ("matrix", "torch.gather|oob-above|int · torch", "raises 32", "crash 2, raises 30") in [(x.what, x.key, x.before, x.after) for x in c.changed]
+    assert [(x.key, x.before, x.after) for x in c.fact_changes] == [("oracles.torch.version", "2.12.0", "2.13.0")]
+
+
+def test_comparing_a_run_with_itself_finds_nothing() -> None:
+    assert compare_runs(synthetic_run(), synthetic_run()).is_empty()
+
+
+# -- the matrix -------------------------------------------------------------------------
+
+
+def test_matrix_collapses_dtype_families_that_behave_alike_and_links_their_findings() -> None:
+    run = synthetic_run()
+    rows = matrix_rows(run.matrix, ["onnxruntime", "numpy", "torch", "tensorflow", "jax"], run.findings)
+    by = {(r.op, r.regime, tuple(r.families)): r for r in rows}
+    onnx_row = by[("onnx.GatherElements", "oob-above", ("float", "int"))]
+    assert onnx_row.cells["onnxruntime"].worst == "zero-fills" and onnx_row.cells["onnxruntime"].counts == {"zero-fills": 16, "conforms": 3}
+    assert [f.signature.oracle for f in onnx_row.cells["onnxruntime"].findings] == ["onnxruntime"]
+    assert onnx_row.cells["torch"] is None
+    assert by[("torch.gather", "oob-above", ("int",))].cells["torch"].worst == "crash"
+    assert by[("torch.gather", "in-range", ("int", "float"))].cells["torch"].worst == "conforms"
+
+
+def test_matrix_splits_a_row_by_dtype_family_where_families_behave_differently() -> None:
+    m = {"t|neg|int": {"a": {"raises": 1}}, "t|neg|float": {"a": {"wraps": 1}}}
+    assert [r.families for r in matrix_rows(m, ["a"], [])] == [["int"], ["float"]]
+
+
+# -- the page ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    build_report([synthetic_run()], out)
+    return out
+
+
+def test_report_folder_holds_page_findings_json_summary_scripts_and_onnx_model(report_dir: Path) -> None:
+    run = synthetic_run()
+    onnx = onnx_finding()
+    assert (report_dir / "models" / f"{finding_anchor(onnx)}.onnx").read_bytes() == ONNX_BYTES
+    assert (report_dir / "scripts" / f"{finding_anchor(onnx)}_onnxruntime.py").read_text() == onnx.scripts["onnxruntime"]
+    assert [f.signature.key() for f in RunResult.load(report_dir / "findings.json").findings] == [f.signature.key() for f in run.findings]
+    assert (report_dir / "summary.md").read_text().startswith("## gather-conformance: 4 findings (3 new, 1 known)")
+
+
+def test_page_has_the_matrix_and_a_section_per_finding_with_links_between_them(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    assert 'id="matrix-table"' in html
+    for f in synthetic_run().findings:
+        anchor = finding_anchor(f)
+        assert f'id="{anchor}"' in html and f'href="#{anchor}"' in html
+    assert 'class="cell b-crash"' in html and 'class="cell b-zero-fills"' in html and 'class="cell b-garbage"' in html
+
+
+def test_page_is_self_contained_with_no_external_scripts_styles_or_fonts(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    assert not re.search(r"<script[^>]+src=|<link[^>]+stylesheet|@import|url\(http", html)
+    assert "<style>" in html and "<script>" in html
+
+
+def test_page_quotes_error_messages_verbatim_and_escapes_html_in_data(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    assert "negative index -1 rejected: &#39;clip&#39; &lt;mode&gt;" in html
+    assert "&#39;&lt;b&gt;x&lt;/b&gt;&#39;" in html and "<b>x</b>" not in html
+    assert "Fatal Python error: Segmentation fault" in html and "signal <span class=\"mono\">11</span>" in html
+
+
+def test_page_highlights_differing_elements_with_their_coordinates(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    assert 'class="hit" title="at [1]: reference &#39;&lt;b&gt;x&lt;/b&gt;&#39;"' in html
+    assert "differs at <span class=\"mono\">[1]</span>" in html
+
+
+def test_page_shows_baseline_note_link_counts_first_find_times_and_run_facts(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    assert "documented clip semantics differ" in html and 'href="https://github.com/jax-ml/jax/issues/1"' in html
+    assert "stands for <b>40</b> raw examples" in html and "first found after 0.41 s" in html
+    for name, version in VERSIONS.items():
+        assert re.search(rf"<tr><td[^>]*>{name}</td>.*?<td[^>]*>{re.escape(version)}</td>.*?</tr>", html), name  # the oracles table
+    assert "Linux-x86_64" in html and "cases/s" in html
+    assert html.index("F1</a> <span class=\"badge new\">") < html.index("badge known")  # new findings first
+
+
+def test_page_links_the_onnx_model_file_and_offers_copy_buttons_for_scripts(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    anchor = finding_anchor(onnx_finding())
+    assert f'href="models/{anchor}.onnx"' in html
+    assert f'data-copy="{anchor}-script-1"' in html and f'id="{anchor}-script-1"' in html
+
+
+def test_an_empty_run_renders_without_findings_or_matrix() -> None:
+    html = render_html(RunResult({}, None, {}, {}, 0.0, {}, []))
+    assert "No findings" in html and "no behaviour matrix" in html
+
+
+# -- comparing in the report, the summary and the CLI entry point -----------------------------------------
+
+
+def test_comparison_report_shows_what_appeared_and_writes_comparison_json(tmp_path: Path) -> None:
+    old, new = synthetic_run(), synthetic_run()
+    old.findings = old.findings[:2]
+    old.save(tmp_path / "old.json")
+    new.save(tmp_path / "new.json")
+    index = build_report([tmp_path / "old.json", tmp_path / "new.json"], tmp_path / "out", compare=True)
+    html = index.read_text()
+    assert 'id="comparison"' in html and "Appeared (2)" in html and "Disappeared (0)" in html
+    assert len(json.loads((tmp_path / "out" / "comparison.json").read_text())["appeared"]) == 2
+    assert "### Changes since the compared run" in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_compare_needs_exactly_two_results(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="exactly two"):
+        build_report([synthetic_run()], tmp_path, compare=True)
+
+
+def test_markdown_summary_lists_findings_new_first_and_the_cells_that_do_not_conform() -> None:
+    md = markdown_summary(synthetic_run())
+    lines = md.splitlines()
+    assert lines[0] == "## gather-conformance: 4 findings (3 new, 1 known)"
+    assert "seed 3" in lines[2] and "torch 2.13.0" in lines[2]
+    rows = [line for line in lines if line.startswith("| F")]
+    assert [r.split(" | ")[1] for r in rows] == ["NEW", "NEW", "NEW", "known"]
+    assert rows[0].startswith("| F1 | NEW | torch.gather on torch 2.13.0")  # the crash first
+    assert "| torch.gather · oob-above · int | torch | crash 2, raises 30 |" in md
+
+
+def test_main_report_merges_shards_from_paths_and_returns_2_when_they_cannot_be_merged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    synthetic_run().save(tmp_path / "a.json")
+    synthetic_run(seed=4).save(tmp_path / "b.json")
+    synthetic_run(facts=dict(FACTS, platform="Darwin")).save(tmp_path / "c.json")
+    assert main_report(argparse.Namespace(results=[tmp_path / "a.json", tmp_path / "b.json"], out=tmp_path / "r", compare=False)) == 0
+    assert "report: " in capsys.readouterr().out
+    assert RunResult.load(tmp_path / "r" / "findings.json").findings[0].count == 24
+    assert main_report(argparse.Namespace(results=[tmp_path / "a.json", tmp_path / "c.json"], out=tmp_path / "r2", compare=False)) == 2
+    assert "platform" in capsys.readouterr().out
+
+
+def test_outcome_kinds_each_render(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    for kind in (Kind.VALUE, Kind.ERROR, Kind.CRASH):
+        assert f"kind kind-{kind.value}" in html
