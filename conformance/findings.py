@@ -108,6 +108,9 @@ class Finding:
     status: str = "new"  # "new" or "known" (in the baseline)
     baseline_note: str | None = None
     baseline_link: str | None = None
+    class_case: dict[str, Any] | None = None  # the drawn (shrunk) class-level case, see conformance.strategies.ClassCase
+    siblings: list[dict[str, Any]] = field(default_factory=list)  # the same class case through the class's other ops
+    frameworks: list[str] = field(default_factory=list)  # frameworks with a script in ``scripts``
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("signature", "case", "reference", "outcomes")}
@@ -149,6 +152,7 @@ class RunResult:
     matrix: dict[str, dict[str, dict[str, int]]]
     findings: list[Finding]
     raw_discrepancies: int = 0
+    figures: dict[str, Any] = field(default_factory=dict)  # throughput, collapse, time to first find (conformance.campaign)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

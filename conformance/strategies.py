@@ -1,0 +1,426 @@
+"""Hypothesis strategies for gather cases, generated from the op catalog.
+
+A campaign draws a :class:`ClassCase`: a small, shrinkable description of one
+case *in the convention of an equivalence class* (element, block, ND,
+flattened): shapes, a class-level axis and ``batch_dims``, dtype names, an
+index regime, a layout and a seed. Only that description is drawn (and
+shrunk); the arrays are derived from it by :func:`materialize`, cheaply and
+deterministically, so shrinking the seed to 0 or a shape to rank 1 keeps every
+other choice.
+
+* shapes: rank 0 to 6, size-0 and size-1 dimensions included; element-class
+  pairs come from ``mutually_broadcastable_shapes`` (then aligned to one rank),
+  block and ND pairs share their ``batch_dims`` leading dimensions; about one
+  draw in eight deliberately breaks the class's preconditions (rank mismatch,
+  non-broadcastable or larger dimensions, unequal batch dimensions);
+* index regimes (:data:`REGIMES`): in range, negative in range, out of range
+  above, below ``-size``, the index dtype's extremes, empty;
+* data: every catalog dtype, values unique across the tensor (as far as the
+  dtype has values), optionally NaN with distinct payloads, ``-0.0`` and inf;
+* attributes across their domain and just outside it (``axis = -rank - 1``
+  and ``rank``, ``batch_dims`` negative or too large);
+* layouts: C-contiguous, strided (every other element of a buffer) and Fortran.
+
+>>> cc = ClassCase(EqClass.BLOCK, (2, 3), (2,), 1, 0, "float32", "int8", "oob-above", False, "contiguous", 0, 0)
+>>> data, idx = materialize(cc)
+>>> data.shape, idx.dtype.name, bool((idx >= 3).any())
+((2, 3), 'int8', True)
+>>> index_regime(idx, axis_sizes(cc))
+'oob-above'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
+
+from conformance.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
+from conformance.catalog import specs
+from conformance.plans import EqClass
+
+Shape = tuple[int, ...]
+
+REGIMES: tuple[str, ...] = ("in-range", "negative", "oob-above", "oob-below", "extreme", "empty")
+"""Index regimes, as case tags. ``negative``: every bad index in ``[-size, -1]``."""
+POLICY_REGIMES = frozenset({"negative", "oob-above", "oob-below", "extreme"})
+"""Regimes where the index policy decides the result."""
+LAYOUTS: tuple[str, ...] = ("contiguous", "strided", "fortran")
+SIGNED_INDEX = tuple(d for d in INDEX_DTYPES if d.startswith("int"))
+MAX_DATA = 64
+MAX_INDICES = 24
+MODES = 4  # a mode selector; translate.py maps it onto each op's own modes
+
+
+@dataclass(frozen=True)
+class ClassCase:
+    """One drawn case in its equivalence class's convention (see the module docstring).
+
+    ``axis`` is the gathered axis (``None`` only for the flattened class),
+    ``batch_dims`` the leading dimensions shared by data and indices, ``mode``
+    a selector each op maps onto its own ``mode`` attribute, ``seed`` the
+    source of every derived value.
+    """
+
+    eq_class: EqClass
+    data_shape: Shape
+    index_shape: Shape
+    axis: int | None
+    batch_dims: int
+    data_dtype: str
+    index_dtype: str
+    regime: str
+    special: bool
+    layout: str
+    mode: int
+    seed: int
+
+    def size(self) -> int:
+        """A shrink order: elements, then rank, then everything else.
+
+        >>> ClassCase(EqClass.FLAT, (3,), (2,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0).size()
+        (5, 2, 0, 1, 0, 0, 0, 0, 0)
+        """
+        return (
+            math.prod(self.data_shape) + math.prod(self.index_shape),
+            len(self.data_shape) + len(self.index_shape),
+            abs(self.axis or 0) + abs(self.batch_dims),
+            DATA_DTYPES.index(self.data_dtype) if self.data_dtype in DATA_DTYPES else 0,
+            INDEX_DTYPES.index(self.index_dtype),
+            int(self.special),
+            LAYOUTS.index(self.layout),
+            self.mode,
+            self.seed,
+        )
+
+
+# -- derived values ------------------------------------------------------------
+
+
+def _valid_axis(axis: int | None, rank: int) -> int | None:
+    """``axis`` normalized into ``[0, rank)``, or None if it is outside the domain."""
+    if axis is None or not -rank <= axis < rank:
+        return None
+    return axis % rank
+
+
+def axis_sizes(cc: ClassCase) -> np.ndarray:
+    """The size of the axis each index element addresses, broadcastable to the
+    indices (for ND: one size per coordinate along the last dimension).
+    Where the case's own axis is outside its domain, sizes fall back to 1.
+
+    >>> axis_sizes(ClassCase(EqClass.ND, (2, 5, 7), (4, 2), None, 1, "int8", "int8", "in-range", False, "contiguous", 0, 0)).tolist()
+    [5, 7]
+    """
+    d = cc.data_shape
+    if cc.eq_class is EqClass.FLAT:
+        return np.array(math.prod(d))
+    if cc.eq_class is EqClass.ND:
+        k = cc.index_shape[-1] if cc.index_shape else 0
+        b = max(cc.batch_dims, 0)
+        sizes = [d[b + j] if b + j < len(d) else 1 for j in range(k)]
+        return np.array(sizes, dtype=np.int64)
+    axis = _valid_axis(cc.axis, len(d))
+    return np.array(d[axis] if axis is not None else 1)
+
+
+def _extreme(dtype: np.dtype, rng: np.random.Generator) -> int:
+    info = np.iinfo(dtype)
+    return int(info.min) if info.min < 0 and rng.random() < 0.5 else int(info.max)
+
+
+def index_values(cc: ClassCase) -> np.ndarray:
+    """Indices of ``cc.index_dtype``: in range, except for what the regime asks
+    (one bad element, or for ``negative`` a random half wrapped below zero).
+
+    >>> cc = ClassCase(EqClass.FLAT, (4,), (3,), None, 0, "int64", "int16", "oob-below", False, "contiguous", 0, 0)
+    >>> bool((index_values(cc) < -4).any())
+    True
+    """
+    rng = np.random.default_rng(cc.seed)
+    shape = cc.index_shape
+    sizes = np.broadcast_to(axis_sizes(cc), shape) if shape and shape[-1:] != (0,) or cc.eq_class is not EqClass.ND else np.ones(shape, np.int64)
+    vals = rng.integers(0, 2**31, size=shape) % np.maximum(sizes, 1)
+    dtype = np.dtype(cc.index_dtype)
+    info = np.iinfo(dtype)
+    extreme = None
+    if vals.size and cc.regime in POLICY_REGIMES:
+        pos = int(rng.integers(vals.size))
+        s = int(np.asarray(sizes).reshape(-1)[pos]) if np.ndim(sizes) else int(sizes)
+        flat = vals.reshape(-1)
+        if cc.regime == "negative":
+            mask = rng.random(vals.shape).reshape(-1) < 0.5
+            mask[pos] = True
+            flat = np.where(mask, flat - np.asarray(sizes).reshape(-1) if np.ndim(sizes) else flat - s, flat)
+        elif cc.regime == "oob-above":
+            flat[pos] = s + int(rng.integers(0, 3))
+        elif cc.regime == "oob-below":
+            flat[pos] = -s - 1 - int(rng.integers(0, 3))
+        else:
+            extreme = (pos, _extreme(dtype, rng))
+        vals = flat.reshape(shape)
+    out = np.clip(vals, info.min, info.max).astype(dtype)
+    if extreme is not None:
+        out.reshape(-1)[extreme[0]] = extreme[1]
+    return out
+
+
+def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
+    """The regime tag of actual index values (what a case *is*, whatever was drawn).
+
+    >>> index_regime(np.array([0, -1], np.int8), 3), index_regime(np.array([127], np.int8), 3)
+    ('negative', 'extreme')
+    >>> index_regime(np.array([3], np.int64), 3), index_regime(np.zeros((0, 2), np.int32), 3)
+    ('oob-above', 'empty')
+    """
+    if indices.size == 0:
+        return "empty"
+    sizes = np.broadcast_to(np.asarray(sizes), indices.shape)
+    info = np.iinfo(indices.dtype)
+    wide = indices.astype(object) if indices.dtype == np.uint64 else indices.astype(np.int64)
+    extreme = ((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & ((wide >= sizes) | (wide < -sizes))
+    if extreme.any():
+        return "extreme"
+    if (wide < -sizes).any():
+        return "oob-below"
+    if (wide >= sizes).any():
+        return "oob-above"
+    if (wide < 0).any():
+        return "negative"
+    return "in-range"
+
+
+_NAN_BITS = {"float16": (np.uint16, 0x7E01), "float32": (np.uint32, 0x7FC00001), "float64": (np.uint64, 0x7FF8000000000001)}
+
+
+def _nans(name: str, count: int) -> np.ndarray:
+    """``count`` quiet NaNs of dtype ``name``, each with its own payload (bits differ)."""
+    if name == "bfloat16":
+        return (np.uint16(0x7FC1) + np.arange(count, dtype=np.uint16)).view(as_dtype("bfloat16"))
+    bits, base = _NAN_BITS[name]
+    return (bits(base) + np.arange(count, dtype=bits)).view(np.dtype(name))
+
+
+def data_values(name: str, shape: Shape, seed: int, special: bool = False) -> np.ndarray:
+    """Data of dtype ``name`` whose elements are unique as far as the dtype
+    allows (a permutation of ``1..n``, alternating in sign), so reading the
+    wrong element never goes unseen; with ``special``, NaNs with payloads,
+    ``-0.0`` and ``±inf`` replace a few elements.
+
+    >>> data_values("int16", (2, 2), 0).tolist()
+    [[-3, 1], [-2, 4]]
+    >>> np.isnan(data_values("float32", (5,), 1, special=True)).sum() >= 1
+    np.True_
+    """
+    n = math.prod(shape)
+    rng = np.random.default_rng(seed)
+    v = rng.permutation(n) + 1
+    if name == "bool":
+        return (v % 2 == 0).reshape(shape)
+    if name in ("str", "object"):
+        words = np.array([f"s{x}" for x in v], dtype=str) if name == "str" else np.array([int(x) for x in v] + [None], dtype=object)[:n]
+        return words.reshape(shape)
+    dtype = as_dtype(name)
+    signed = np.arange(n) % 2 == 0
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        if info.min < 0:
+            v = np.where(signed, -v, v)
+        if n > int(info.max):  # more elements than values: wrap (uniqueness is lost only here)
+            span = int(info.max) - int(info.min) + 1
+            v = (v - int(info.min)) % span + int(info.min)
+        return v.astype(dtype).reshape(shape)
+    f = np.where(signed, -v, v) * 0.5
+    out = (f + 1j * (f * 0.25)).astype(dtype) if dtype.kind == "c" else f.astype(np.float64).astype(dtype)
+    if special and n:
+        real_name = {"complex64": "float32", "complex128": "float64"}.get(name, name)
+        picks = rng.permutation(n)[: min(n, 4)]
+        specials = np.concatenate([_nans(real_name, 2), np.array([-0.0, np.inf], dtype=np.float64).astype(as_dtype(real_name))])
+        flat = out.reshape(-1)
+        flat[picks] = specials[: len(picks)]
+        out = flat.reshape(shape)
+    return out.reshape(shape)
+
+
+def with_layout(a: np.ndarray, layout: str) -> np.ndarray:
+    """The same values in another memory layout (a view of a larger buffer for
+    ``strided``; column-major for ``fortran``).
+
+    >>> with_layout(np.arange(6).reshape(2, 3), "strided").flags.c_contiguous
+    False
+    """
+    if layout == "strided" and a.ndim and a.size:
+        buf = np.zeros(a.shape[:-1] + (2 * a.shape[-1],), dtype=a.dtype)
+        buf[..., ::2] = a
+        return buf[..., ::2]
+    if layout == "fortran":
+        return np.asfortranarray(a)
+    return a
+
+
+def materialize(cc: ClassCase) -> tuple[np.ndarray, np.ndarray]:
+    """``(data, indices)`` derived from a drawn case (see the module docstring)."""
+    data = with_layout(data_values(cc.data_dtype, cc.data_shape, cc.seed, cc.special), cc.layout)
+    return data, with_layout(index_values(cc), cc.layout)
+
+
+# -- strategies ------------------------------------------------------------------
+
+
+def _cap(shape: Shape, limit: int) -> Shape:
+    """Shrink dimensions above 1 (from the front) to 1 until the product fits.
+
+    >>> _cap((4, 4, 4, 4), 20)
+    (1, 1, 4, 4)
+    """
+    dims = list(shape)
+    for i, n in enumerate(dims):
+        if math.prod(dims) <= limit:
+            break
+        if n > 1:
+            dims[i] = 1
+    return tuple(dims)
+
+
+_SHAPE = array_shapes(min_dims=0, max_dims=6, min_side=0, max_side=4)
+_SMALL_SHAPE = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+
+
+def _class_dtypes(eq_class: EqClass) -> tuple[str, ...]:
+    """Every data dtype some catalog op of the class documents."""
+    seen = {d for s in specs() if s.eq_class is eq_class or eq_class is EqClass.FLAT for d in s.data_dtypes}
+    return tuple(d for d in DATA_DTYPES if d in seen)
+
+
+def _axis(draw: st.DrawFn, rank: int) -> int:
+    """Mostly a valid axis; one draw in eight just outside (``-rank - 1`` or ``rank``)."""
+    if draw(st.integers(0, 7)) == 0:
+        return draw(st.sampled_from((rank, -rank - 1)))
+    return draw(st.integers(-max(rank, 1), max(rank, 1) - 1))
+
+
+@st.composite
+def _element_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int]:
+    pair = draw(mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=6, min_side=0, max_side=4))
+    data, idx = (_cap(s, MAX_DATA) for s in pair.input_shapes)
+    rank = len(data)
+    idx = _cap((1,) * (rank - len(idx)) + idx, MAX_INDICES)[-rank:] if rank else idx
+    axis = _axis(draw, rank)
+    a = _valid_axis(axis, rank)
+    if a is not None:
+        idx = idx[:a] + (draw(st.integers(0, 4)),) + idx[a + 1 :]
+    if violate:
+        kind = draw(st.integers(0, 1))
+        if kind == 0 or not rank:
+            idx = idx + (2,)  # rank mismatch
+        else:
+            d = draw(st.integers(0, rank - 1))
+            idx = idx[:d] + (data[d] + 1 if data[d] != 1 else 3,) + idx[d + 1 :]  # larger / not broadcastable
+    return data, idx, axis
+
+
+@st.composite
+def _block_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int, int]:
+    data = _cap(draw(_SHAPE), MAX_DATA)
+    idx = _cap(draw(_SMALL_SHAPE), MAX_INDICES)
+    b = 0
+    if draw(st.integers(0, 3)) == 0:  # batch_dims: tf.gather
+        b = draw(st.integers(-len(idx) - 1, len(idx) + 1)) if violate else draw(st.integers(0, min(len(data), 2)))
+        if not violate and b > 0:
+            idx = _cap(data[:b] + idx, MAX_INDICES * 4)
+    axis = _axis(draw, len(data))
+    if b > 0 and not violate and _valid_axis(axis, len(data)) is not None and _valid_axis(axis, len(data)) < b:
+        axis = b if b < len(data) else axis
+    return data, idx, axis, b
+
+
+@st.composite
+def _nd_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int]:
+    data = _cap(draw(array_shapes(min_dims=1, max_dims=6, min_side=0, max_side=4)), MAX_DATA)
+    b = draw(st.integers(0, min(2, len(data) - 1))) if draw(st.integers(0, 3)) == 0 else 0
+    k = draw(st.integers(0, len(data) - b)) + (1 if violate else 0)
+    middle = _cap(draw(array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4)), 8)
+    lead = data[:b] if not violate or draw(st.booleans()) else tuple(n + 1 for n in data[:b])
+    return data, lead + middle + (k,), b
+
+
+@st.composite
+def _flat_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape]:
+    return _cap(draw(_SHAPE), MAX_DATA), _cap(draw(_SMALL_SHAPE), MAX_INDICES)
+
+
+@st.composite
+def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass)) -> ClassCase:
+    """A :class:`ClassCase` of one of ``eq_classes`` (see the module docstring).
+
+    >>> from hypothesis import find
+    >>> find(class_cases((EqClass.ND,)), lambda c: c.regime == "negative").index_dtype
+    'int8'
+    """
+    eq_class = draw(st.sampled_from(eq_classes))
+    violate = draw(st.integers(0, 7)) == 0
+    axis, b = None, 0
+    if eq_class is EqClass.ELEMENT:
+        data, idx, axis = draw(_element_shapes(violate))
+    elif eq_class is EqClass.BLOCK:
+        data, idx, axis, b = draw(_block_shapes(violate))
+    elif eq_class is EqClass.ND:
+        data, idx, b = draw(_nd_shapes(violate))
+    else:
+        data, idx = draw(_flat_shapes(violate))
+    regime = draw(st.sampled_from(REGIMES))
+    if regime == "empty" and math.prod(idx) and idx:
+        d = draw(st.integers(0, len(idx) - 1 if eq_class is not EqClass.ND else max(len(idx) - 2, 0)))
+        idx = idx[:d] + (0,) + idx[d + 1 :]
+    index_dtype = draw(st.sampled_from(SIGNED_INDEX if regime in ("negative", "oob-below") else INDEX_DTYPES))
+    data_dtype = draw(st.sampled_from(_class_dtypes(eq_class)))
+    special = as_dtype(data_dtype).kind in "fcV" and draw(st.integers(0, 3)) == 0
+    layout = draw(st.sampled_from(LAYOUTS)) if draw(st.integers(0, 4)) == 0 else "contiguous"
+    mode = draw(st.integers(0, MODES - 1))
+    seed = draw(st.integers(0, 2**16))
+    return ClassCase(eq_class, data, idx, axis, b, data_dtype, index_dtype, regime, special, layout, mode, seed)
+
+
+# -- structured shrinking ----------------------------------------------------------
+
+
+def simpler(cc: ClassCase) -> list[ClassCase]:
+    """Candidate one-step simplifications of ``cc``, simplest first: drop or
+    shrink a dimension, simplify the seed, layout, specials, mode and dtypes.
+    Used by the campaign's per-signature shrink (keep a candidate only if it
+    still has the signature).
+
+    >>> cc = ClassCase(EqClass.FLAT, (3,), (2,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 5)
+    >>> any(c.data_shape == (2,) for c in simpler(cc)), any(c.seed == 0 for c in simpler(cc))
+    (True, True)
+    """
+    out: list[ClassCase] = []
+    for field_name in ("data_shape", "index_shape"):
+        shape: Shape = getattr(cc, field_name)
+        for d in range(len(shape)):
+            out.append(replace(cc, **{field_name: shape[:d] + shape[d + 1 :]}))
+            for smaller in range(shape[d] - 1, 0, -1):
+                out.append(replace(cc, **{field_name: shape[:d] + (smaller,) + shape[d + 1 :]}))
+    if cc.axis not in (None, 0):
+        out.append(replace(cc, axis=0))
+        out.append(replace(cc, axis=cc.axis - 1 if cc.axis > 0 else cc.axis + 1))
+    if cc.batch_dims:
+        out.append(replace(cc, batch_dims=0))
+        out.append(replace(cc, batch_dims=cc.batch_dims - 1 if cc.batch_dims > 0 else cc.batch_dims + 1))
+    out += [replace(cc, seed=s) for s in (0, 1, cc.seed // 2) if s < cc.seed]
+    if cc.layout != "contiguous":
+        out.append(replace(cc, layout="contiguous"))
+    if cc.special:
+        out.append(replace(cc, special=False))
+    if cc.mode:
+        out.append(replace(cc, mode=0))
+    for name in ("int64", "float32", "int32"):
+        if name != cc.data_dtype:
+            out.append(replace(cc, data_dtype=name))
+    for name in ("int64", "int32"):
+        if name != cc.index_dtype:
+            out.append(replace(cc, index_dtype=name))
+    return sorted((c for c in out if c.size() < cc.size()), key=ClassCase.size)

@@ -1,0 +1,178 @@
+"""A class case, in the convention of every catalog op that can express it.
+
+One drawn :class:`~conformance.strategies.ClassCase` becomes one
+:class:`~conformance.findings.Case` per catalog op of its equivalence class
+(and, for the flattened class, per op that flattens with ``axis=None``): the
+class's axis under the op's own name (``axis`` or ``dim``), ``batch_dims``
+where the op has it, the mode selector mapped onto the op's modes, and the
+indices cast to a documented index dtype where the drawn one is not (values
+permitting). An op that cannot express the case (``batch_dims > 0`` and no
+such attribute, an undocumented data dtype) gets no case. Precondition
+violations are translated all the same: the reference raises on them, and an
+op that accepts them is a finding.
+
+Each case is tagged (:func:`case_tags`): index regime, ``idx:<dtype>``,
+``data:<family>``, broadcasting pattern, ``empty-data``, ``0-d``,
+``batch_dims>0``, ``non-contiguous``.
+
+>>> from conformance.strategies import ClassCase
+>>> cc = ClassCase(EqClass.ELEMENT, (2, 3), (2, 1), 1, 0, "float32", "int32", "in-range", False, "contiguous", 0, 0)
+>>> sorted(c.op for c in translate(cc))
+['jax.numpy.take_along_axis', 'numpy.take_along_axis', 'onnx.GatherElements-11', 'onnx.GatherElements-13', 'torch.gather', 'torch.take_along_dim', 'webnn.gatherElements']
+>>> [c.attrs for c in translate(cc) if c.op == "torch.gather"]
+[{'dim': 1}]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from conformance.arrays import dtype_family
+from conformance.catalog import OpSpec, specs
+from conformance.findings import Case
+from conformance.plans import EqClass
+from conformance.strategies import ClassCase, axis_sizes, index_regime, materialize
+
+AXIS_NAMES = ("axis", "dim")
+
+
+def _axis_attr(s: OpSpec) -> str | None:
+    return next((a.name for a in s.attrs if a.name in AXIS_NAMES), None)
+
+
+def _flattens(s: OpSpec) -> bool:
+    """True if the op gathers from the flattened input, natively or with
+    ``axis=None`` (a domain that starts "None (flatten")."""
+    return s.eq_class is EqClass.FLAT or any(a.name in AXIS_NAMES and a.domain.startswith("None (flatten") for a in s.attrs)
+
+
+def targets(eq_class: EqClass, ops: Iterable[str] | None = None) -> list[OpSpec]:
+    """The catalog entries a case of ``eq_class`` translates into.
+
+    >>> [s.key for s in targets(EqClass.FLAT)]
+    ['numpy.take', 'numpy.take_along_axis', 'torch.take', 'torch.take_along_dim', 'jax.numpy.take', 'jax.numpy.take_along_axis']
+    """
+    wanted = set(ops) if ops is not None else None
+    chosen = [s for s in specs() if (s.eq_class is eq_class if eq_class is not EqClass.FLAT else _flattens(s))]
+    return [s for s in chosen if wanted is None or s.key in wanted or s.name in wanted]
+
+
+def op_attrs(cc: ClassCase, s: OpSpec) -> dict[str, Any] | None:
+    """``cc``'s attributes in ``s``'s convention, or None if ``s`` cannot express them.
+
+    >>> from conformance.catalog import spec
+    >>> cc = ClassCase(EqClass.BLOCK, (2, 3), (2,), -1, 0, "int32", "int64", "in-range", False, "contiguous", 2, 0)
+    >>> op_attrs(cc, spec("numpy.take")), op_attrs(cc, spec("torch.index_select"))
+    ({'axis': -1, 'mode': 'clip'}, {'dim': -1})
+    """
+    names = {a.name for a in s.attrs}
+    attrs: dict[str, Any] = {}
+    axis_name = _axis_attr(s)
+    if cc.eq_class is EqClass.FLAT:
+        if s.eq_class is not EqClass.FLAT:
+            attrs[axis_name] = None  # type: ignore[index]
+    elif axis_name is not None:
+        attrs[axis_name] = cc.axis
+    if cc.batch_dims:
+        if "batch_dims" not in names:
+            return None
+        attrs["batch_dims"] = cc.batch_dims
+    if s.mode_attr:
+        modes = list(s.mode_policies)
+        attrs[s.mode_attr] = modes[cc.mode % len(modes)]
+    return attrs
+
+
+def _index_for(indices: np.ndarray, s: OpSpec) -> np.ndarray | None:
+    """The indices in a dtype ``s`` documents: unchanged, or cast to its widest
+    documented dtype when every value survives; None when none can hold them."""
+    if indices.dtype.name in s.index_dtypes:
+        return indices
+    for name in reversed(s.index_dtypes):
+        info = np.iinfo(np.dtype(name))
+        if indices.size == 0 or (int(indices.min()) >= info.min and int(indices.max()) <= info.max):
+            return indices.astype(name)
+    return None
+
+
+def broadcast_pattern(cc: ClassCase) -> str | None:
+    """How an element case's non-axis dimensions relate: ``same-shape``,
+    ``bcast`` (some size-1 dimension stretches), ``window`` (indices smaller),
+    ``mismatch`` (rank or sizes violate every rule); None for other classes.
+
+    >>> broadcast_pattern(ClassCase(EqClass.ELEMENT, (2, 3), (1, 3), 1, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0))
+    'bcast'
+    """
+    if cc.eq_class is not EqClass.ELEMENT:
+        return None
+    d, i = cc.data_shape, cc.index_shape
+    if len(d) != len(i):
+        return "mismatch"
+    axis = cc.axis % len(d) if d and cc.axis is not None and -len(d) <= cc.axis < len(d) else None
+    pairs = [(a, b) for k, (a, b) in enumerate(zip(d, i)) if k != axis]
+    if all(a == b for a, b in pairs):
+        return "same-shape"
+    if all(a == b or a == 1 or b == 1 for a, b in pairs):
+        return "bcast"
+    if all(b <= a for a, b in pairs):
+        return "window"
+    return "mismatch"
+
+
+def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> tuple[str, ...]:
+    """The tags of a translated case (see the module docstring).
+
+    >>> cc = ClassCase(EqClass.FLAT, (0,), (), None, 0, "float32", "uint8", "in-range", False, "contiguous", 0, 0)
+    >>> case_tags(cc, *materialize(cc))
+    ('oob-above', 'idx:uint8', 'data:float', 'empty-data', '0-d')
+    """
+    tags = [index_regime(indices, axis_sizes(cc)), f"idx:{indices.dtype.name}", f"data:{dtype_family(data.dtype)}"]
+    pattern = broadcast_pattern(cc)
+    if pattern:
+        tags.append(pattern)
+    if data.size == 0:
+        tags.append("empty-data")
+    if data.ndim == 0 or indices.ndim == 0:
+        tags.append("0-d")
+    if cc.batch_dims > 0:
+        tags.append("batch_dims>0")
+    if not (data.flags.c_contiguous and indices.flags.c_contiguous) and math.prod(data.shape) > 1:
+        tags.append("non-contiguous")
+    return tuple(tags)
+
+
+SIGNATURE_FLAGS = frozenset({"0-d", "batch_dims>0"})
+"""Structural tags that go into signatures; the others (broadcast pattern,
+``empty-data``, ``non-contiguous``) stay on the case as description."""
+
+
+def signature_tags(tags: tuple[str, ...], outcome: str) -> tuple[str, ...]:
+    """The tags that go into a finding's signature: the regime, the
+    :data:`SIGNATURE_FLAGS`, and the data dtype family only when the outcome
+    is about a dtype (``wrong dtype``, ``... (dtype unsupported)``). Otherwise
+    one bug seen with eight index dtypes would be eight findings.
+
+    >>> signature_tags(("oob-above", "idx:int8", "data:float", "bcast", "0-d"), "wrong value")
+    ('oob-above', '0-d')
+    >>> signature_tags(("in-range", "idx:uint64", "data:complex"), "error instead of value (dtype unsupported)")
+    ('in-range', 'data:complex')
+    """
+    keep = SIGNATURE_FLAGS | ({t for t in tags if t.startswith("data:")} if "dtype" in outcome else set())
+    return tags[:1] + tuple(t for t in tags[1:] if t in keep)
+
+
+def translate(cc: ClassCase, ops: Iterable[str] | None = None, arrays: tuple[np.ndarray, np.ndarray] | None = None) -> list[Case]:
+    """One :class:`Case` per catalog op that can express ``cc`` (see the module docstring)."""
+    data, indices = arrays if arrays is not None else materialize(cc)
+    cases = []
+    for s in targets(cc.eq_class, ops):
+        attrs = op_attrs(cc, s)
+        idx = _index_for(indices, s)
+        if attrs is None or idx is None or cc.data_dtype not in s.data_dtypes:
+            continue
+        cases.append(Case(s.key, data, idx, attrs, case_tags(cc, data, idx)))
+    return cases

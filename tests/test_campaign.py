@@ -1,0 +1,88 @@
+"""A small, deterministic, real campaign on the in-process oracles."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import oracles
+from conformance.campaign import evaluate, run_campaign, shrink
+from conformance.findings import Behaviour, RunResult
+from conformance.plans import EqClass
+from conformance.strategies import ClassCase
+
+pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
+
+
+@pytest.fixture(scope="module")
+def local_oracles():
+    names = [n for n in ("numpy", "torch", "jax") if n in oracles.available()]
+    return [oracles.get(n, isolated=False) for n in names]
+
+
+@pytest.fixture(scope="module")
+def small_run(local_oracles, tmp_path_factory) -> tuple[RunResult, str]:
+    out = tmp_path_factory.mktemp("campaign")
+    return run_campaign(local_oracles, seed=3, max_examples=40, out_dir=out), str(out)
+
+
+def test_campaign_writes_results_json_that_round_trips(small_run) -> None:
+    result, out = small_run
+    loaded = RunResult.load(f"{out}/results.json")
+    assert [f.signature for f in loaded.findings] == [f.signature for f in result.findings]
+    assert json.loads(open(f"{out}/results.json").read())["figures"]["class_cases"] == result.figures["class_cases"]
+
+
+def test_campaign_is_deterministic_for_a_seed(local_oracles) -> None:
+    a = run_campaign(local_oracles, seed=5, max_examples=15, shrink_evals=5)
+    b = run_campaign(local_oracles, seed=5, max_examples=15, shrink_evals=5)
+    assert [f.signature.key() for f in a.findings] == [f.signature.key() for f in b.findings]
+
+
+def test_raw_discrepancies_collapse_onto_fewer_findings(small_run) -> None:
+    result, _ = small_run
+    assert result.raw_discrepancies > len(result.findings) > 0
+    assert sum(f.count for f in result.findings) == result.raw_discrepancies
+
+
+def test_torch_take_along_dim_accepting_negatives_is_found_and_shrunk(small_run) -> None:
+    result, _ = small_run
+    hits = [f for f in result.findings if f.signature.op == "torch.take_along_dim" and f.signature.outcome == "value instead of error"]
+    assert hits, "torch.take_along_dim wraps indices that torch.gather rejects"
+    smallest = min(hits, key=lambda f: f.case.data.size)
+    assert smallest.case.data.size <= 8 and smallest.case.indices.size <= 4
+    assert "torch" in smallest.scripts and "torch.take_along_dim" in smallest.scripts["torch"]
+
+
+def test_jax_clip_is_found_to_clamp_raw_like_numpy_not_as_documented(local_oracles) -> None:
+    if not any(o.name == "jax" for o in local_oracles):
+        pytest.skip("jax is not available")
+    infos = {o.name: o.info() for o in local_oracles}
+    def judged(mode: int):
+        cc = ClassCase(EqClass.BLOCK, (4,), (3,), 0, 0, "int32", "int64", "negative", False, "contiguous", mode, 0)
+        return {j.case.op: j for j in evaluate(cc, local_oracles, infos)}
+
+    numpy_clip, jax_clip = judged(2)["numpy.take"], judged(2)["jax.numpy.take"]
+    assert numpy_clip.case.attrs["mode"] == jax_clip.case.attrs["mode"] == "clip"
+    assert np.array_equal(numpy_clip.case.indices, jax_clip.case.indices)
+    # NumPy documents and does -1 -> 0. The catalog says jnp.take(mode="clip")
+    # wraps negatives first (-1 -> size-1), but JAX 0.10 clamps the raw value
+    # like NumPy: the campaign reports it as a wrong value, policy "clamps (raw)".
+    assert numpy_clip.verdict.conforms and numpy_clip.verdict.behaviour is Behaviour.CLAMPS_RAW
+    assert (jax_clip.verdict.conforms, jax_clip.verdict.outcome) == (False, "wrong value")
+    assert jax_clip.verdict.behaviour is Behaviour.CLAMPS_RAW
+
+
+def test_torch_gather_rejects_negatives_as_documented(local_oracles) -> None:
+    infos = {o.name: o.info() for o in local_oracles}
+    cc = ClassCase(EqClass.ELEMENT, (3, 2), (3, 2), 0, 0, "float32", "int64", "negative", False, "contiguous", 0, 1)
+    j = [j for j in evaluate(cc, local_oracles, infos) if j.case.op == "torch.gather"][0]
+    assert j.verdict.conforms and j.verdict.behaviour is Behaviour.RAISES
+
+
+def test_shrink_reaches_a_minimal_case_with_the_predicate() -> None:
+    cc = ClassCase(EqClass.FLAT, (4, 4), (3, 2), None, 0, "float64", "int64", "negative", True, "fortran", 3, 1234)
+    small = shrink(cc, lambda c: np.prod(c.data_shape) >= 2)
+    assert np.prod(small.data_shape) == 2 and small.index_shape == () and small.layout == "contiguous"

@@ -1,0 +1,87 @@
+"""Judging an oracle's outcome against the reference, and naming its policy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.compare import PolicyValues, judge, observed_policy, reference_outcome
+from conformance.findings import Behaviour, Case
+from oracles.base import ErrorClass, Outcome
+
+X = np.array([10, 20, 30, 40], dtype=np.int32)
+
+
+def _verdict(op: str, idx: list[int], got: Outcome, regime: str, **attrs):
+    case = Case(op, X, np.array(idx, dtype=np.int64), attrs, (regime,))
+    return judge(case, reference_outcome(case), got, PolicyValues(case))
+
+
+def test_matching_value_conforms() -> None:
+    v = _verdict("numpy.take", [1, 2], Outcome.returned(np.array([20, 30], np.int32)), "in-range", axis=0)
+    assert v.conforms and v.behaviour is Behaviour.CONFORMS
+
+
+def test_a_flipped_bit_is_a_wrong_value() -> None:
+    v = _verdict("numpy.take", [1], Outcome.returned(np.array([21], np.int32)), "in-range", axis=0)
+    assert (v.conforms, v.outcome, v.behaviour) == (False, "wrong value", Behaviour.GARBAGE)
+
+
+def test_dtype_and_shape_are_part_of_the_value() -> None:
+    assert _verdict("numpy.take", [1], Outcome.returned(np.array([20], np.int64)), "in-range", axis=0).outcome == "wrong dtype"
+    assert _verdict("numpy.take", [1], Outcome.returned(np.array([[20]], np.int32)), "in-range", axis=0).outcome == "wrong shape"
+
+
+def test_negative_zero_differs_from_zero() -> None:
+    case = Case("numpy.take", np.array([-0.0, 1.0]), np.array([0]), {"axis": 0}, ("in-range",))
+    assert not judge(case, reference_outcome(case), Outcome.returned(np.array([0.0])), PolicyValues(case)).conforms
+
+
+def test_numpy_clip_and_jax_clip_are_told_apart() -> None:
+    raw = _verdict("numpy.take", [-1], Outcome.returned(np.array([10], np.int32)), "negative", axis=0, mode="clip")
+    wrapped = _verdict("jax.numpy.take", [-1, 9], Outcome.returned(np.array([40, 40], np.int32)), "oob-above", axis=0, mode="clip")
+    assert raw.conforms and raw.behaviour is Behaviour.CLAMPS_RAW
+    assert wrapped.conforms and wrapped.behaviour is Behaviour.CLAMPS
+
+
+def test_accepting_a_negative_where_the_docs_reject_it_is_wraps() -> None:
+    v = _verdict("torch.gather", [-1], Outcome.returned(np.array([40], np.int32)), "negative", dim=0)
+    assert (v.conforms, v.outcome, v.behaviour) == (False, "value instead of error", Behaviour.WRAPS)
+
+
+def test_out_of_range_read_as_zero_is_zero_fill_and_as_seven_is_fill() -> None:
+    zero = _verdict("numpy.take", [9], Outcome.returned(np.array([0], np.int32)), "oob-above", axis=0)
+    seven = _verdict("numpy.take", [1, 9], Outcome.returned(np.array([20, 7], np.int32)), "oob-above", axis=0)
+    assert zero.behaviour is Behaviour.ZERO_FILLS and seven.behaviour is Behaviour.FILLS
+
+
+def test_unexplained_value_is_garbage() -> None:
+    v = _verdict("numpy.take", [1, 9], Outcome.returned(np.array([30, 7], np.int32)), "oob-above", axis=0)
+    assert v.behaviour is Behaviour.GARBAGE
+
+
+def test_error_where_reference_raises_conforms_unless_it_blames_the_dtype() -> None:
+    ok = _verdict("numpy.take", [9], Outcome.raised(IndexError("out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE), "oob-above", axis=0)
+    wrong = _verdict("numpy.take", [9], Outcome.raised(TypeError("dtype"), ErrorClass.DTYPE_UNSUPPORTED), "oob-above", axis=0)
+    assert ok.conforms and ok.behaviour is Behaviour.RAISES
+    assert not wrong.conforms and wrong.behaviour is Behaviour.WRONG_ERROR
+
+
+def test_error_where_reference_returns_names_the_error_class() -> None:
+    v = _verdict("numpy.take", [1], Outcome.raised(TypeError("cannot cast"), ErrorClass.DTYPE_UNSUPPORTED), "in-range", axis=0)
+    assert v.outcome == "error instead of value (dtype unsupported)"
+
+
+def test_crash_and_timeout_are_their_own_outcomes() -> None:
+    assert _verdict("numpy.take", [1], Outcome.crashed(11, None), "in-range", axis=0).behaviour is Behaviour.CRASH
+    assert _verdict("numpy.take", [1], Outcome.timed_out(5.0), "in-range", axis=0).outcome == "timeout"
+
+
+def test_precondition_violation_accepted_is_a_discrepancy() -> None:
+    case = Case("torch.gather", np.zeros((2, 2)), np.zeros((3, 3), np.int64), {"dim": 0}, ("in-range",))
+    v = judge(case, reference_outcome(case), Outcome.returned(np.zeros((3, 3))), PolicyValues(case))
+    assert v.outcome == "value instead of error"
+
+
+def test_observed_policy_of_an_error_is_raises() -> None:
+    case = Case("numpy.take", X, np.array([9]), {"axis": 0})
+    assert observed_policy(Outcome.raised(IndexError("x"), ErrorClass.INDEX_OUT_OF_RANGE), PolicyValues(case)) is Behaviour.RAISES

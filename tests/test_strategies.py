@@ -1,0 +1,117 @@
+"""The campaign's strategies: what they draw and what they derive."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+
+from conformance.plans import EqClass
+from conformance.strategies import (
+    REGIMES,
+    ClassCase,
+    axis_sizes,
+    class_cases,
+    data_values,
+    index_regime,
+    index_values,
+    materialize,
+    simpler,
+    with_layout,
+)
+from conformance.translate import broadcast_pattern, case_tags, op_attrs, signature_tags, targets, translate
+
+
+def _case(**kw) -> ClassCase:
+    base = dict(eq_class=EqClass.BLOCK, data_shape=(3, 4), index_shape=(5,), axis=1, batch_dims=0, data_dtype="int64",
+                index_dtype="int64", regime="in-range", special=False, layout="contiguous", mode=0, seed=3)  # fmt: skip
+    return ClassCase(**(base | kw))
+
+
+@settings(max_examples=120)
+@given(class_cases())
+def test_drawn_cases_materialize_within_the_size_caps(cc: ClassCase) -> None:
+    data, idx = materialize(cc)
+    assert data.shape == cc.data_shape and idx.shape == cc.index_shape
+    assert idx.dtype.name == cc.index_dtype
+    assert len(cc.data_shape) <= 6 and math.prod(cc.data_shape) <= 64
+
+
+@settings(max_examples=120)
+@given(class_cases())
+def test_materialize_is_a_pure_function_of_the_draw(cc: ClassCase) -> None:
+    (d1, i1), (d2, i2) = materialize(cc), materialize(cc)
+    assert d1.tobytes() == d2.tobytes() and i1.tobytes() == i2.tobytes()
+
+
+def test_data_values_are_unique_across_the_tensor_for_every_wide_dtype() -> None:
+    for name in ("int8", "int16", "uint8", "uint64", "float16", "bfloat16", "float32", "complex64", "str"):
+        a = data_values(name, (4, 4, 3), seed=7).reshape(-1)
+        keys = [x.tobytes() if name != "str" else x for x in a]
+        assert len(set(keys)) == a.size, name
+
+
+def test_special_values_include_nan_payloads_negative_zero_and_inf() -> None:
+    a = data_values("float32", (8,), seed=1, special=True)
+    bits = {x.tobytes() for x in a[np.isnan(a)]}
+    assert len(bits) == 2  # two NaNs, two payloads
+    assert np.isinf(a).any() and any(x == 0 and np.signbit(x) for x in a)
+
+
+def test_every_regime_materializes_as_itself_when_the_dtype_can_hold_it() -> None:
+    for regime in REGIMES[:-1]:
+        cc = _case(regime=regime, index_dtype="int16", seed=11)
+        assert index_regime(index_values(cc), axis_sizes(cc)) == regime
+
+
+def test_index_regime_is_derived_from_values_not_from_the_draw() -> None:
+    cc = _case(data_shape=(3, 0), regime="in-range")  # axis of size 0: nothing is in range
+    assert index_regime(index_values(cc), axis_sizes(cc)) == "oob-above"
+
+
+def test_strided_layout_is_non_contiguous_and_tagged() -> None:
+    cc = _case(layout="strided")
+    data, idx = materialize(cc)
+    assert not data.flags.c_contiguous and np.array_equal(data, materialize(_case())[0])
+    assert "non-contiguous" in case_tags(cc, data, idx)
+    assert with_layout(np.arange(3), "fortran").flags.f_contiguous
+
+
+def test_block_case_translates_axis_to_dim_and_skips_ops_without_batch_dims() -> None:
+    ops = {c.op: c.attrs for c in translate(_case())}
+    assert ops["torch.index_select"] == {"dim": 1} and ops["numpy.take"] == {"axis": 1, "mode": "raise"}
+    batched = {c.op for c in translate(_case(batch_dims=1, data_shape=(5, 4)))}
+    assert batched == {"tensorflow.gather"}
+
+
+def test_flat_case_reaches_axis_none_variants_of_block_and_element_ops() -> None:
+    keys = [s.key for s in targets(EqClass.FLAT)]
+    assert "torch.take" in keys and "numpy.take" in keys and "torch.take_along_dim" in keys
+    flat = _case(eq_class=EqClass.FLAT, axis=None)
+    assert op_attrs(flat, next(s for s in targets(EqClass.FLAT) if s.key == "numpy.take"))["axis"] is None
+
+
+def test_undocumented_index_dtype_is_cast_when_values_fit() -> None:
+    cases = {c.op: c for c in translate(_case(eq_class=EqClass.ELEMENT, data_shape=(3, 4), index_shape=(3, 2), index_dtype="int8"))}
+    assert cases["torch.gather"].indices.dtype == np.int64 and "idx:int64" in cases["torch.gather"].tags
+    assert cases["numpy.take_along_axis"].indices.dtype == np.int8
+
+
+def test_broadcast_patterns_are_named() -> None:
+    elem = dict(eq_class=EqClass.ELEMENT, axis=0)
+    assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 4))) == "same-shape"
+    assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 1))) == "bcast"
+    assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 2))) == "window"
+    assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 5))) == "mismatch"
+
+
+def test_signature_tags_drop_dtypes_unless_the_outcome_is_about_dtypes() -> None:
+    tags = ("oob-above", "idx:uint64", "data:int", "bcast", "0-d")
+    assert signature_tags(tags, "wrong value") == ("oob-above", "0-d")
+    assert signature_tags(tags, "wrong dtype") == ("oob-above", "data:int", "0-d")
+
+
+def test_simpler_candidates_are_strictly_smaller() -> None:
+    cc = _case(layout="fortran", special=True, data_dtype="float32", mode=2, seed=40)
+    assert simpler(cc) and all(c.size() < cc.size() for c in simpler(cc))
