@@ -132,12 +132,16 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     'fills'
     >>> observed_policy(Outcome.returned(np.array([2, 5])), PolicyValues(case)).value
     'garbage'
+    >>> observed_policy(Outcome.returned(np.zeros((2, 0))), PolicyValues(case)).value
+    'unchecked (empty output)'
     """
     if got.kind is Kind.ERROR:
         return Behaviour.RAISES
     if got.kind is not Kind.VALUE:
         return _non_value_behaviour(got)
     assert got.value is not None
+    if np.asarray(got.value).size == 0:
+        return Behaviour.UNCHECKED  # nothing was read, so no policy shows
     for policy, behaviour in CANDIDATES:
         v = values.under(policy)
         if v is not None and same_bits(np.asarray(got.value), v):

@@ -35,6 +35,7 @@ class Behaviour(str, Enum):
     CLAMPS_RAW = "clamps (raw)"
     ZERO_FILLS = "zero-fills"
     FILLS = "fills"
+    UNCHECKED = "unchecked (empty output)"
     GARBAGE = "garbage"
     WRONG_ERROR = "wrong error"
     CRASH = "crash"

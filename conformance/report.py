@@ -47,6 +47,7 @@ SEVERITY: dict[str, int] = {
     Behaviour.CLAMPS_RAW.value: 4,
     Behaviour.FILLS.value: 4,
     Behaviour.ZERO_FILLS.value: 4,
+    Behaviour.UNCHECKED.value: 3,
     Behaviour.WRONG_ERROR.value: 5,
     Behaviour.TIMEOUT.value: 6,
     Behaviour.GARBAGE.value: 7,
