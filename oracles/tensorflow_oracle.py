@@ -24,6 +24,7 @@ switched on process-wide, so it is not the same op.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,9 @@ import numpy as np
 from conformance.arrays import to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, is_text, safely, strings_like
 from oracles.base import ErrorClass, Oracle
+
+# TensorFlow's C++ start-up chatter is noise in a campaign log (errors are outcomes).
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 TF_OPS = ("tensorflow.gather", "tensorflow.gather_nd")
 
