@@ -106,4 +106,4 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
         return False
     if a.dtype.kind in "OUS":
         return bool(np.array_equal(a, b))
-    return np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
+    return np.asarray(a, order="C").tobytes() == np.asarray(b, order="C").tobytes()

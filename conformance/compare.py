@@ -99,7 +99,7 @@ def _elements(a: np.ndarray) -> np.ndarray:
     >>> _elements(np.array([0.0, -0.0])).shape
     (2, 8)
     """
-    a = np.ascontiguousarray(a).reshape(-1)
+    a = np.asarray(a, order="C").reshape(-1)
     if a.dtype.kind in "OUS":
         return a.astype(object)
     return a.view(np.uint8).reshape(a.size, a.dtype.itemsize)

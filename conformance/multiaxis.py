@@ -86,8 +86,9 @@ def gather_multiaxis(
     logical, out_shape = multiaxis_shapes(in_shape, idx_shape, axes)
     ncoord = max(len(axes), 1)
     positions, fill_mask = [], None
+    tuples = xp.reshape(indices, logical + (ncoord,))  # coordinate k of each tuple at [..., k]
     for k, axis in enumerate(axes):
-        component = indices[..., k::ncoord] if ncoord > 1 else indices
+        component = tuples[..., k]
         pos, mask = normalize_indices(component, in_shape[axis], policy, axis, xp)
         positions.append(pos)
         if mask is not None:
@@ -98,8 +99,13 @@ def gather_multiaxis(
     if any(in_shape[a] == 0 for a in axes):
         # An empty gathered axis has no element to read: every index is out of
         # range, so the whole output is the fill value.
-        return xp.broadcast_to(fill, out_shape) + xp.zeros(out_shape, dtype=input.dtype) if False else _full(fill, out_shape, xp)
+        return xp.asarray(xp.broadcast_to(fill, out_shape), copy=True)
     return xp.where(fill_mask, fill, _fetch(input, positions, axes, logical, out_shape, xp))
+
+
+def _fill_value(policy: IndexPolicy, input: Any) -> Any:
+    """The policy's fill value, or the dtype's default (see :func:`default_fill_value`)."""
+    return policy.fill_value if policy.fill_value is not None else default_fill_value(_np_dtype(input))
 
 
 def multiaxis_shapes(in_shape: Shape, idx_shape: Shape, axes: Sequence[int]) -> tuple[Shape, Shape]:

@@ -44,7 +44,7 @@ sys.exit(1 if reproduced else 0)
 
 def _expected(ref: Outcome) -> tuple:
     if ref.kind is Kind.VALUE and ref.value is not None:
-        v = np.ascontiguousarray(ref.value)
+        v = np.asarray(ref.value, order="C")
         raw = base64.b64encode(v.tobytes()).decode() if v.dtype.kind not in "OUS" else repr(v.tolist())
         return ("value", str(v.dtype) if dtype_name(v.dtype) != "bfloat16" else "bfloat16", list(v.shape), raw)
     return ("error", ref.message or "")
@@ -52,7 +52,7 @@ def _expected(ref: Outcome) -> tuple:
 
 def _np_array(name: str, a: np.ndarray) -> str:
     """Source that rebuilds ``a`` bit for bit with NumPy."""
-    a = np.ascontiguousarray(a)
+    a = np.asarray(a, order="C")
     if a.dtype.kind in "OUS":
         return f"{name} = np.array({a.tolist()!r}, dtype={'object' if a.dtype.kind == 'O' else repr(a.dtype.str)})"
     dt = "ml_dtypes.bfloat16" if dtype_name(a.dtype) == "bfloat16" else f"np.dtype({a.dtype.str!r})"
@@ -80,7 +80,7 @@ def torch_script(case: Case, ref: Outcome) -> str:
     """A torch-only reproducer: tensors from raw bytes (``torch.frombuffer``)."""
 
     def tensor(name: str, a: np.ndarray) -> str:
-        a = np.ascontiguousarray(a)
+        a = np.asarray(a, order="C")
         tdt = f"torch.{dtype_name(a.dtype)}"
         if not a.size:
             return f"{name} = torch.empty({tuple(a.shape)!r}, dtype={tdt})"

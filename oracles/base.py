@@ -119,7 +119,7 @@ def encode_array(a: np.ndarray) -> dict[str, Any]:
     """Bit-exact JSON form of an array (see :meth:`Outcome.to_json`)."""
     if a.dtype.kind in "OUS":
         return {"dtype": dtype_name(a.dtype), "shape": list(a.shape), "list": a.tolist()}
-    return {"dtype": dtype_name(a.dtype), "shape": list(a.shape), "b64": base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()}
+    return {"dtype": dtype_name(a.dtype), "shape": list(a.shape), "b64": base64.b64encode(np.asarray(a, order="C").tobytes()).decode()}
 
 
 def decode_array(d: dict[str, Any]) -> np.ndarray:

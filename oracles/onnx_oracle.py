@@ -195,8 +195,8 @@ def run_bfloat16(session: Any, data: np.ndarray, indices: np.ndarray) -> np.ndar
     import onnxruntime as ort
 
     feed = {
-        "data": ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.ascontiguousarray(data).view(np.uint16), onnx.TensorProto.BFLOAT16),
-        "indices": ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(indices)),
+        "data": ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.asarray(data, order="C").view(np.uint16), onnx.TensorProto.BFLOAT16),
+        "indices": ort.OrtValue.ortvalue_from_numpy(np.asarray(indices, order="C")),
     }
     (out,) = session.run_with_ort_values(None, feed)
     raw = ctypes.string_at(out.data_ptr(), out.tensor_size_in_bytes()) if out.tensor_size_in_bytes() else b""
