@@ -16,6 +16,7 @@ checks its shape preconditions and returns its reshape :class:`~conformance.plan
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -155,10 +156,11 @@ def _elements(op: str, attr: str, rule: str) -> PlanFn:
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         axis = attrs[attr]
         if axis is None:
-            if op.startswith("numpy") or op.startswith("jax"):
-                _require(len(idx) == 1, op, f"with {attr}=None, indices must be 1-D, got shape {idx}")
+            if op.startswith("torch"):  # flattens both: input.view(-1).gather(0, indices.view(-1))
+                return replace(flat_plan(data, idx), final_shape=(math.prod(idx),))
+            _require(len(idx) == 1, op, f"with {attr}=None, indices must be 1-D, got shape {idx}")
             return flat_plan(data, idx)
-        if rule == "window" and not data and not idx:  # torch: 0-d behaves as 1-D
+        if op == "torch.gather" and not data and not idx:  # torch: 0-d behaves as 1-D
             _axis(axis, 1, op, attr)
             return element_plan((), (), 0)
         _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}")
@@ -209,7 +211,9 @@ TF_IDX = ("int16", "int32", "int64")
 
 AXIS0 = Attr("axis", 0, "int in [-r, r-1]")
 ONNX_DOC = "https://onnx.ai/onnx/operators/onnx__{}.html"
-JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP, "wrap": MODULO}
+JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": CLIP, "wrap": MODULO}
+"""jnp.take implements numpy.take: "clip" clamps the raw value as NumPy's does (-1 -> 0)."""
+JAX_ALONG_MODES = {k: v for k, v in JAX_MODES.items() if k != "wrap"}  # take_along_axis has no "wrap"
 JAX_ATTRS = (Attr("mode", None, '"fill" (None), "clip" or "wrap"'), Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"))
 JAX_NOTE = "jnp.take: 'negative indices wrap once (NumPy style); mode=\"fill\" (default) returns fill_value for out-of-bound indices, \"clip\" clamps'"
 
@@ -263,7 +267,7 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "torch.take_along_dim", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
-        (Attr("dim", None, "None (flatten both) or int in [-r, r-1]"),), _elements("torch.take_along_dim", "dim", "broadcast"),
+        (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),), _elements("torch.take_along_dim", "dim", "broadcast"),
         NONNEGATIVE, TORCH_DTYPES, ("int64",), "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
     ),
     OpSpec(
@@ -289,8 +293,9 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "jax.numpy.take_along_axis", EqClass.ELEMENT, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
-        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"), *JAX_ATTRS), _elements("jax.numpy.take_along_axis", "axis", "broadcast"),
-        WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"), Attr("mode", None, '"fill" (None) or "clip"'), JAX_ATTRS[1]),
+        _elements("jax.numpy.take_along_axis", "axis", "broadcast"), WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE,
+        mode_attr="mode", mode_policies=JAX_ALONG_MODES,
     ),
     OpSpec(
         "webnn.gather", EqClass.BLOCK, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gather",

@@ -25,7 +25,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conformance.arrays import BFLOAT16, as_dtype
-from conformance.catalog import spec
+from conformance.catalog import spec, specs
 from conformance.plans import EqClass
 
 Shape = tuple[int, ...]
@@ -33,8 +33,8 @@ Case = tuple[np.ndarray, np.ndarray, dict[str, Any]]
 
 AXIS_NONE_OPS = frozenset({"numpy.take", "numpy.take_along_axis", "jax.numpy.take", "jax.numpy.take_along_axis", "torch.take_along_dim"})
 WINDOW_OPS = frozenset({"torch.gather", "onnx.GatherElements"})
-MODES: dict[str, tuple[Any, ...]] = {"numpy.take": ("raise", "wrap", "clip"), "jax.numpy.take": (None, "fill", "clip", "wrap")}
-MODES["jax.numpy.take_along_axis"] = MODES["jax.numpy.take"]
+MODES: dict[str, tuple[Any, ...]] = {s.name: tuple(s.mode_policies) for s in specs() if s.mode_attr}
+"""Each op's index modes, as the catalog lists them."""
 MAX_SIZE = 64
 
 

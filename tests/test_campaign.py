@@ -56,7 +56,7 @@ def test_torch_take_along_dim_accepting_negatives_is_found_and_shrunk(small_run)
     assert "torch" in smallest.scripts and "torch.take_along_dim" in smallest.scripts["torch"]
 
 
-def test_jax_clip_is_found_to_clamp_raw_like_numpy_not_as_documented(local_oracles) -> None:
+def test_jax_clip_clamps_the_raw_index_like_numpy(local_oracles) -> None:
     if not any(o.name == "jax" for o in local_oracles):
         pytest.skip("jax is not available")
     infos = {o.name: o.info() for o in local_oracles}
@@ -67,12 +67,10 @@ def test_jax_clip_is_found_to_clamp_raw_like_numpy_not_as_documented(local_oracl
     numpy_clip, jax_clip = judged(2)["numpy.take"], judged(2)["jax.numpy.take"]
     assert numpy_clip.case.attrs["mode"] == jax_clip.case.attrs["mode"] == "clip"
     assert np.array_equal(numpy_clip.case.indices, jax_clip.case.indices)
-    # NumPy documents and does -1 -> 0. The catalog says jnp.take(mode="clip")
-    # wraps negatives first (-1 -> size-1), but JAX 0.10 clamps the raw value
-    # like NumPy: the campaign reports it as a wrong value, policy "clamps (raw)".
+    # NumPy documents and does -1 -> 0; jnp.take implements numpy.take, and
+    # JAX 0.10 clamps the raw value too: both conform, policy "clamps (raw)".
     assert numpy_clip.verdict.conforms and numpy_clip.verdict.behaviour is Behaviour.CLAMPS_RAW
-    assert (jax_clip.verdict.conforms, jax_clip.verdict.outcome) == (False, "wrong value")
-    assert jax_clip.verdict.behaviour is Behaviour.CLAMPS_RAW
+    assert jax_clip.verdict.conforms and jax_clip.verdict.behaviour is Behaviour.CLAMPS_RAW
 
 
 def test_torch_gather_rejects_negatives_as_documented(local_oracles) -> None:

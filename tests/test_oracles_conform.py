@@ -95,10 +95,6 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "indices) and, for a negative axis, compares the wrong dimensions: ValueError 'Except for dimension -1, ...'",
     ),
     KnownDifference(
-        "jax", "jax.numpy.take_along_axis", lambda d, i, a: a.get("mode") == "wrap",
-        "jnp.take_along_axis rejects mode='wrap' (ValueError 'Unknown gather mode \"wrap\"'); jnp.take accepts it",
-    ),
-    KnownDifference(
         "onnxruntime", "onnx.", lambda d, i, a: d.dtype.kind == "c",
         "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not currently "
         "registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
@@ -151,9 +147,10 @@ def test_torch_gather_changes_the_bits_of_a_bfloat16_nan() -> None:
 
 
 @pytest.mark.skipif("torch" not in ORACLES, reason="no torch")
-def test_torch_take_along_dim_without_dim_returns_a_flat_result() -> None:
-    out = ORACLES["torch"].run_in_process("torch.take_along_dim", np.arange(6.0).reshape(2, 3), np.array([[0, 1], [2, 3]]), {})
-    assert out.value.shape == (4,) and reference("torch.take_along_dim", np.arange(6.0).reshape(2, 3), np.array([[0, 1], [2, 3]])).shape == (2, 2)
+def test_torch_take_along_dim_without_dim_flattens_indices_too_as_the_reference_does() -> None:
+    data, idx = np.arange(6.0).reshape(2, 3), np.array([[0, 1], [2, 3]])
+    out = ORACLES["torch"].run_in_process("torch.take_along_dim", data, idx, {})
+    assert out.value.tolist() == reference("torch.take_along_dim", data, idx).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 # -- what frameworks cannot be handed ---------------------------------------------
