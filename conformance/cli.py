@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from conformance.catalog import OpSpec, specs
 
@@ -48,9 +49,21 @@ def _oracles(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """The campaign, then each finding marked known/new against the baseline,
+    then the report (``index.html``, ``findings.json``, ``summary.md``)."""
+    from conformance.baseline import check, load
     from conformance.campaign import main_run
+    from conformance.findings import RunResult
+    from conformance.report import build_report
 
-    return main_run(args)
+    rc = main_run(args)
+    path = Path(args.out) / "results.json"
+    result = RunResult.load(path)
+    problems = check(result, load())
+    result.save(path)
+    print(f"report: {build_report([result], Path(args.out))}")
+    print(f"{len(problems)} differences from the baseline (`gather-conformance check` fails on them)")
+    return rc
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -174,7 +174,12 @@ class Oracle(ABC):
         return classify_message(str(exc))
 
     def run_in_process(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Outcome:
-        """Run one case here and report it as an :class:`Outcome` (never raises)."""
+        """Run one case here and report it as an :class:`Outcome` (never raises).
+
+        Inputs are made ndarrays first (a 0-d index may travel as a NumPy
+        scalar, which some frameworks refuse), without changing a bit.
+        """
+        data, indices = np.asarray(data), np.asarray(indices)
         reason = self.unsupported_reason(op, data, indices, attrs)
         if reason:
             return Outcome.unsupported(reason)
