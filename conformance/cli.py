@@ -51,12 +51,13 @@ def _oracles(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     """The campaign, then each finding marked known/new against the baseline,
     then the report (``index.html``, ``findings.json``, ``summary.md``)."""
-    from conformance.baseline import check, load
     from conformance.campaign import main_run
+
+    rc = main_run(args)
+    from conformance.baseline import check, load
     from conformance.findings import RunResult
     from conformance.report import build_report
 
-    rc = main_run(args)
     path = Path(args.out) / "results.json"
     result = RunResult.load(path)
     problems = check(result, load())
