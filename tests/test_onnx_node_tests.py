@@ -7,11 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
-from onnx import helper
-from onnx.backend.test.case.node import collect_testcases
 
 from conformance import reference
 from conformance.arrays import same_bits
+
+onnx = pytest.importorskip("onnx", reason="onnx is not installed (extra: onnx)")
+from onnx import helper  # noqa: E402
+from onnx.backend.test.case.node import collect_testcases  # noqa: E402
 
 OPS = ("Gather", "GatherElements", "GatherND")
 
