@@ -32,7 +32,11 @@ try:
     got = run()
 except Exception as exc:  # noqa: BLE001 - any error is an answer
     print("raised", type(exc).__name__, exc)
-    reproduced = expected[0] != "error"
+    # an error where the reference gives a value; or a dtype error where the
+    # reference's error is about the indices or shapes (a wrong error class)
+    dtype_words = ("dtype", "data type", "registered", "supported", "not implemented", "type mismatch")
+    is_dtype = lambda m: any(w in m.lower() for w in dtype_words)  # noqa: E731
+    reproduced = expected[0] != "error" or (is_dtype(str(exc)) and not is_dtype(expected[1]))
 else:
     print("returned", got.dtype, got.shape, got)
     reproduced = expected[0] == "error" or (str(got.dtype), list(got.shape), base64.b64encode(got.tobytes()).decode()) != tuple(expected[1:])
