@@ -152,8 +152,8 @@ def differing_coordinates(reference: Outcome, got: Outcome) -> list[tuple[int, .
         unequal = np.vectorize(lambda x, y: x != y, otypes=[bool])(a, b) if a.size else np.zeros(a.shape, bool)
     else:
         width = a.dtype.itemsize
-        a_bytes = np.asarray(a, order="C").view(np.uint8).reshape(a.shape + (width,))
-        b_bytes = np.asarray(b, order="C").view(np.uint8).reshape(b.shape + (width,))
+        a_bytes = np.asarray(a, order="C").reshape(-1).view(np.uint8).reshape(a.shape + (width,))
+        b_bytes = np.asarray(b, order="C").reshape(-1).view(np.uint8).reshape(b.shape + (width,))
         unequal = (a_bytes != b_bytes).any(axis=-1)
     return [tuple(int(i) for i in c) for c in np.argwhere(unequal)]
 

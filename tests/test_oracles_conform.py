@@ -99,10 +99,6 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not currently "
         "registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
     ),
-    KnownDifference(
-        "torch", "torch.take_along_dim", lambda d, i, a: a.get("dim") is None and i.ndim != 1,
-        "with dim=None torch flattens the indices too and returns a 1-D result; the catalog's flat plan keeps indices.shape",
-    ),
 )  # fmt: skip
 
 
