@@ -256,6 +256,12 @@ CATALOG: tuple[OpSpec, ...] = (
         ONNX, DATA_DTYPES, INDEX_DTYPES, "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
     ),
     OpSpec(
+        "numpy.advanced_indexing", EqClass.ND, "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
+        (), _gather_nd("numpy.advanced_indexing", onnx=True), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of range raises IndexError; "
+        "an index tuple of length 0 would return data itself, unbroadcast, so indices.shape[-1] >= 1",
+    ),
+    OpSpec(
         "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
         (Attr("dim", 0, "int in [-r, r-1]"),), _elements("torch.gather", "dim", "window"), NONNEGATIVE, TORCH_DTYPES, ("int64",),
         "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; negatives are not documented",
@@ -323,7 +329,7 @@ def ops() -> list[str]:
     """Every op name in the catalog (ONNX ops once; see :func:`specs`).
 
     >>> "torch.take_along_dim" in ops(), len(ops())
-    (True, 16)
+    (True, 17)
     """
     return list(_BY_NAME)
 

@@ -1,5 +1,6 @@
-"""NumPy's own gathers, ``numpy.take`` (every ``mode``, ``axis=None`` too) and
-``numpy.take_along_axis`` (``axis=None`` too), on any array namespace that
+"""NumPy's own gathers, ``numpy.take`` (every ``mode``, ``axis=None`` too),
+``numpy.take_along_axis`` (``axis=None`` too) and integer-array (advanced)
+indexing with an index-tuple array, on any array namespace that
 spells them the NumPy way (CuPy reuses this, see :mod:`oracles.cupy_oracle`).
 
 >>> import numpy as np
@@ -21,7 +22,7 @@ from conformance.arrays import to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, safely
 from oracles.base import ErrorClass, Oracle
 
-NUMPY_OPS = ("numpy.take", "numpy.take_along_axis")
+NUMPY_OPS = ("numpy.take", "numpy.take_along_axis", "numpy.advanced_indexing")
 
 NUMPY_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("is out of bounds for axis", "out of range")),  # AxisError: see FrameworkOracle.classify
@@ -32,11 +33,15 @@ NUMPY_PATTERNS: Patterns = (
 
 
 def numpy_style_call(xp: Any, op: str, data: Any, indices: Any, attrs: Mapping[str, Any]) -> Any:
-    """Call ``xp.take`` / ``xp.take_along_axis`` as a NumPy user would.
+    """Call ``xp.take`` / ``xp.take_along_axis`` / ``data[...]`` as a NumPy user would.
 
     >>> numpy_style_call(np, "numpy.take_along_axis", np.array([[1, 2]]), np.array([[1, 1]]), {"axis": 1}).tolist()
     [[2, 2]]
+    >>> numpy_style_call(np, "numpy.advanced_indexing", np.arange(4).reshape(2, 2), np.array([[1, 0]]), {}).tolist()
+    [2]
     """
+    if op == "numpy.advanced_indexing":  # the GatherND users write: x[i0, i1, ...]
+        return data[tuple(xp.moveaxis(indices, -1, 0))]
     a = bound(op, attrs)
     if op == "numpy.take":
         return xp.take(data, indices, axis=a["axis"], mode=a["mode"])
