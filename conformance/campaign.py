@@ -83,7 +83,7 @@ class _OutOfTime(Exception):
 def _run_all(oracle: OracleLike, cases: list[Case]) -> list[Outcome]:
     """Outcomes in order, in one batch where the oracle can (``run_many``)."""
     if hasattr(oracle, "run_many") and len(cases) > 1:
-        return list(oracle.run_many([(c.op, c.data, c.indices, dict(c.attrs)) for c in cases]))
+        return list(oracle.run_many(cases))
     return [oracle.run(c.op, c.data, c.indices, **c.attrs) for c in cases]
 
 

@@ -20,9 +20,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
-from oracles.base import Outcome, decode_array, encode_array
+from oracles.base import Case, Outcome  # Case: one call of an op, shared with the oracles
 
 
 class Behaviour(str, Enum):
@@ -73,24 +72,6 @@ class Signature:
     def from_key(cls, key: str) -> "Signature":
         op, oracle, version, device, mode, outcome, policy, tags = key.split("|")
         return cls(op, oracle, version, device, mode, outcome, policy, tuple(t for t in tags.split(",") if t))
-
-
-@dataclass
-class Case:
-    """One concrete input to an op, in that op's own convention."""
-
-    op: str
-    data: np.ndarray
-    indices: np.ndarray
-    attrs: dict[str, Any]
-    tags: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"op": self.op, "data": encode_array(self.data), "indices": encode_array(self.indices), "attrs": self.attrs, "tags": list(self.tags)}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Case":
-        return cls(d["op"], decode_array(d["data"]), decode_array(d["indices"]), dict(d["attrs"]), tuple(d["tags"]))
 
 
 @dataclass
@@ -172,3 +153,6 @@ class RunResult:
     @classmethod
     def load(cls, path: str | Path) -> "RunResult":
         return cls.from_json(json.loads(Path(path).read_text()))
+
+
+__all__ = ["Behaviour", "Case", "Finding", "RunResult", "Signature"]

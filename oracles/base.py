@@ -209,9 +209,11 @@ class Oracle(ABC):
         self.close()
 
 
-@dataclass(frozen=True)
+@dataclass
 class Case:
-    """One call of an oracle: a catalog op, its two inputs and its attributes.
+    """One concrete input to a catalog op, in that op's own convention: the
+    call an oracle runs and the reproducer a finding keeps (``tags`` say which
+    index regime, dtypes and layout the campaign drew it for).
 
     >>> Case("numpy.take", np.arange(3), np.array([2]), {"axis": 0}).op
     'numpy.take'
@@ -221,6 +223,15 @@ class Case:
     data: np.ndarray
     indices: np.ndarray
     attrs: Mapping[str, Any] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Bit-exact JSON form (see :func:`encode_array`)."""
+        return {"op": self.op, "data": encode_array(self.data), "indices": encode_array(self.indices), "attrs": dict(self.attrs), "tags": list(self.tags)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Case":
+        return cls(d["op"], decode_array(d["data"]), decode_array(d["indices"]), dict(d["attrs"]), tuple(d["tags"]))
 
 
 CaseLike = Union[Case, tuple]
