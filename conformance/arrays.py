@@ -7,6 +7,7 @@ dtype names and families, and a bit-exact conversion to NumPy.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import ml_dtypes
@@ -63,6 +64,15 @@ def dtype_family(dtype: Any) -> str:
     return {"u": "uint", "i": "int", "c": "complex"}.get(np.dtype(dtype).kind, "float")
 
 
+def size_of(a: Any) -> int:
+    """Element count of an array of any namespace (0-d: 1).
+
+    >>> size_of(np.zeros((2, 0, 3))), size_of(np.float32(1))
+    (0, 1)
+    """
+    return math.prod(tuple(a.shape))
+
+
 def to_numpy(a: Any) -> np.ndarray:
     """A NumPy array with the same bits, shape and dtype as ``a``, from NumPy,
     CuPy, torch, TensorFlow, JAX or any array-API/DLPack array.
@@ -93,6 +103,23 @@ def to_numpy(a: Any) -> np.ndarray:
         return np.asarray(a)
     except (TypeError, ValueError, RuntimeError):
         return np.from_dlpack(a)
+
+
+def unequal_elements(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two arrays of the same shape and dtype differ, element by
+    element, bit for bit (NaN equals NaN with the same payload; ``-0.0``
+    differs from ``0.0``); strings and objects compare with ``!=``.
+
+    >>> unequal_elements(np.array([0.0, np.nan, 1.0]), np.array([-0.0, np.nan, 1.0])).tolist()
+    [True, False, False]
+    >>> unequal_elements(np.array(["a", "b"]), np.array(["a", "c"])).tolist()
+    [False, True]
+    """
+    if a.dtype.kind in "OUS":
+        return np.vectorize(lambda x, y: x != y, otypes=[bool])(a, b).reshape(a.shape)
+    width = a.dtype.itemsize
+    as_bytes = lambda x: np.asarray(x, order="C").reshape(-1).view(np.uint8).reshape(x.shape + (width,))  # noqa: E731
+    return (as_bytes(a) != as_bytes(b)).any(axis=-1)
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.arrays import same_bits
+from conformance.arrays import same_bits, unequal_elements
 from conformance.findings import Behaviour, Case
 from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
 from conformance.reference import reference
@@ -93,18 +93,6 @@ class PolicyValues:
         return self._cache[policy.name]
 
 
-def _elements(a: np.ndarray) -> np.ndarray:
-    """Per-element comparable keys: the element's bytes (objects/strings as is).
-
-    >>> _elements(np.array([0.0, -0.0])).shape
-    (2, 8)
-    """
-    a = np.asarray(a, order="C").reshape(-1)
-    if a.dtype.kind in "OUS":
-        return a.astype(object)
-    return a.view(np.uint8).reshape(a.size, a.dtype.itemsize)
-
-
 def _fills_another_value(got: np.ndarray, values: PolicyValues, base: IndexPolicy) -> bool:
     """True if ``got`` is ``base``'s (a fill policy) result with some other
     constant where it fills (the fill positions: where two fill values differ)."""
@@ -112,14 +100,12 @@ def _fills_another_value(got: np.ndarray, values: PolicyValues, base: IndexPolic
     ones = values.under(base.with_fill(True if got.dtype == np.bool_ else ("x" if got.dtype.kind in "US" else 1)))
     if zero is None or ones is None or zero.shape != got.shape or zero.dtype != got.dtype:
         return False
-    z, o, g = _elements(zero), _elements(ones), _elements(got)
-    mask = (z != o).any(axis=-1) if z.ndim == 2 else z != o
+    mask = unequal_elements(zero, ones)  # the positions a fill policy writes
     if not mask.any():
         return False
-    keep = ~mask
-    same_elsewhere = bool((g[keep] == z[keep]).all())
-    filled = g[mask]
-    return same_elsewhere and all(np.array_equal(filled[0], f) for f in filled)
+    same_elsewhere = not unequal_elements(got, zero)[~mask].any()
+    filled = got[mask]
+    return same_elsewhere and not unequal_elements(filled, np.broadcast_to(filled[:1], filled.shape)).any()
 
 
 def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:

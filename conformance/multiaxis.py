@@ -31,14 +31,14 @@ vary along them (an embedding lookup copies rows).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
-
-import math
 
 import array_api_compat
 import numpy as np
 
+from conformance.arrays import size_of
 from conformance.policy import ONNX, IndexPolicy, default_fill_value, normalize_indices, policy_named
 
 Shape = tuple[int, ...]
@@ -182,10 +182,10 @@ def _fetch(input: Any, positions: list[Any], axes: tuple[int, ...], logical: Sha
         return xp.asarray(input, copy=True)
     mid_in, mid_out = in_shape[lo:hi], out_shape[lo:hi]
     terms = [(_coordinate(input, positions, axes, d, lo, mid_out, xp), math.prod(mid_in[d - lo + 1 :])) for d in range(lo, hi)]
-    terms = sorted(((t, s) for t, s in terms if t is not None), key=lambda ts: -_size(ts[0]))
+    terms = sorted(((t, s) for t, s in terms if t is not None), key=lambda ts: -size_of(ts[0]))
     # Accumulate in place into one buffer of our own (never the caller's indices),
     # starting from the largest term when it already spans the whole window.
-    if terms and _size(terms[0][0]) == math.prod(mid_out):
+    if terms and size_of(terms[0][0]) == math.prod(mid_out):
         (first, stride), terms = terms[0], terms[1:]
         offsets = xp.reshape(first * stride if stride != 1 else xp.asarray(first, copy=True), mid_out)
     else:
@@ -209,10 +209,6 @@ def _coordinate(input: Any, positions: list[Any], axes: tuple[int, ...], d: int,
     if size == 1:
         return None
     return xp.reshape(xp.arange(size, dtype=xp.int64), tuple(size if k == d - lo else 1 for k in range(len(window))))
-
-
-def _size(a: Any) -> int:
-    return math.prod(tuple(a.shape))
 
 
 def _namespace(input: Any, indices: Any) -> Any:

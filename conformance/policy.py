@@ -38,7 +38,7 @@ from typing import Any, Literal
 import array_api_compat
 import numpy as np
 
-from conformance.arrays import to_numpy
+from conformance.arrays import size_of, to_numpy
 
 Negative = Literal["wrap", "reject"]
 OutOfRange = Literal["error", "clamp", "wrap", "fill"]
@@ -182,7 +182,7 @@ def normalize_indices(
     >>> normalize_indices(np.array([2**64 - 1], dtype=np.uint64), 3, MODULO, 0)[0]
     array([0])
     """
-    if size == 0 and _size(indices) and policy.out_of_range in ("wrap", "clamp"):
+    if size == 0 and size_of(indices) and policy.out_of_range in ("wrap", "clamp"):
         raise IndexError(
             f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0"
         )
@@ -236,10 +236,10 @@ def _all_within(indices: Any, size: int, xp: Any) -> bool:
     >>> _all_within(np.array([0, 2], dtype=np.uint8), 3, np), _all_within(np.array([-1]), 3, np)
     (True, False)
     """
-    if _size(indices) == 0:
+    if size_of(indices) == 0:
         return True
     if array_api_compat.is_torch_array(indices) and _is_unsigned(indices, xp):
-        return False  # torch has no min/max kernels for uint16/32/64
+        return False  # torch has no min/max for uint16/32/64: its unsigned indices take the split path
     return bool(xp.min(indices) >= 0) and bool(xp.max(indices) < size)
 
 
@@ -247,5 +247,3 @@ def _is_unsigned(a: Any, xp: Any) -> bool:
     return any(a.dtype == getattr(xp, n, None) for n in ("uint8", "uint16", "uint32", "uint64"))
 
 
-def _size(a: Any) -> int:
-    return int(np.prod(tuple(a.shape), dtype=np.int64))

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from conformance.arrays import dtype_family, dtype_name
+from conformance.arrays import dtype_family, dtype_name, unequal_elements
 from conformance.findings import Behaviour, Finding, RunResult
 from oracles.base import Kind, Outcome
 
@@ -148,14 +148,7 @@ def differing_coordinates(reference: Outcome, got: Outcome) -> list[tuple[int, .
         return []
     if a.shape != b.shape or a.dtype != b.dtype:
         return []
-    if a.dtype.kind in "OUS":
-        unequal = np.vectorize(lambda x, y: x != y, otypes=[bool])(a, b) if a.size else np.zeros(a.shape, bool)
-    else:
-        width = a.dtype.itemsize
-        a_bytes = np.asarray(a, order="C").reshape(-1).view(np.uint8).reshape(a.shape + (width,))
-        b_bytes = np.asarray(b, order="C").reshape(-1).view(np.uint8).reshape(b.shape + (width,))
-        unequal = (a_bytes != b_bytes).any(axis=-1)
-    return [tuple(int(i) for i in c) for c in np.argwhere(unequal)]
+    return [tuple(int(i) for i in c) for c in np.argwhere(unequal_elements(a, b))]
 
 
 def mismatch_note(reference: Outcome, got: Outcome) -> str:
