@@ -114,13 +114,14 @@ def _require(condition: bool, op: str, rule: str, error: type[Exception] = Value
         raise error(f"{op}: {rule}")
 
 
-def _gather_block(op: str, negative_axis: bool = True) -> PlanFn:
-    """ONNX Gather / np.take / jnp.take / WebNN gather / tf.gather (block class)."""
+def _gather_block(op: str, *, negative_axis: bool = True, error: type[Exception] = ValueError) -> PlanFn:
+    """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
+    is the exception the op's docs name for bad arguments (WebNN: TypeError)."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         if attrs.get("axis", 0) is None:  # numpy / jax: axis=None flattens
             return flat_plan(data, idx)
-        _require(len(data) >= 1, op, f"data must have rank >= 1, got a rank-0 input", TypeError if op.startswith("webnn") else ValueError)
+        _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
         return block_plan(data, idx, _axis(attrs.get("axis", 0), len(data), op, negative=negative_axis))
 
     return plan
@@ -148,31 +149,37 @@ def _index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     return block_plan(data, (idx[0] if idx else 1,), dim)
 
 
-def _elements(op: str, attr: str, rule: str) -> PlanFn:
+def _elements(
+    op: str, attr: str, rule: str, *, flatten_both: bool = False, zero_d: bool = False,
+    negative_axis: bool = True, error: type[Exception] = ValueError,
+) -> PlanFn:
     """Element gather. ``rule`` says how the non-axis dimensions relate:
     ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
-    larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN)."""
+    larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN).
+    With ``attr=None`` the op flattens the data and wants 1-D indices, or with
+    ``flatten_both`` flattens the indices too (torch: a 1-D result).
+    ``zero_d``: a 0-d input with 0-d indices behaves as 1-D (torch.gather)."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         axis = attrs[attr]
         if axis is None:
-            if op.startswith("torch"):  # flattens both: input.view(-1).gather(0, indices.view(-1))
+            if flatten_both:  # input.view(-1).gather(0, indices.view(-1))
                 return replace(flat_plan(data, idx), final_shape=(math.prod(idx),))
             _require(len(idx) == 1, op, f"with {attr}=None, indices must be 1-D, got shape {idx}")
             return flat_plan(data, idx)
-        if op == "torch.gather" and not data and not idx:  # torch: 0-d behaves as 1-D
+        if zero_d and not data and not idx:
             _axis(axis, 1, op, attr)
             return element_plan((), (), 0)
         _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}")
-        _require(len(data) >= 1, op, "data must have rank >= 1", TypeError if op.startswith("webnn") else ValueError)
-        axis = _axis(axis, len(data), op, attr, negative=not op.startswith("webnn"))
+        _require(len(data) >= 1, op, "data must have rank >= 1", error)
+        axis = _axis(axis, len(data), op, attr, negative=negative_axis)
         others = [d for d in range(len(data)) if d != axis]
         if rule == "window":
             bad = [d for d in others if idx[d] > data[d]]
             _require(not bad, op, f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}")
         elif rule == "equal":
             bad = [d for d in others if idx[d] != data[d]]
-            _require(not bad, op, f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}", TypeError)
+            _require(not bad, op, f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}", error)
         else:
             multiaxis_shapes(data, idx, (axis,))  # raises if not broadcastable
         return element_plan(data, idx, axis, window=rule == "window")
@@ -180,17 +187,18 @@ def _elements(op: str, attr: str, rule: str) -> PlanFn:
     return plan
 
 
-def _gather_nd(op: str, onnx: bool) -> PlanFn:
+def _gather_nd(op: str, *, min_tuple: int, error: type[Exception] = ValueError) -> PlanFn:
+    """ND block gather. ``min_tuple``: the shortest index tuple the op accepts
+    (ONNX, WebNN, NumPy indexing: 1; tf.gather_nd: 0, whole slices)."""
+
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         b = attrs.get("batch_dims", 0)
-        error = TypeError if op.startswith("webnn") else ValueError
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
         _require(isinstance(b, int) and 0 <= b < min(len(data), len(idx)), op, f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]")
         k = idx[-1]
         _require(k <= len(data) - b, op, f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}")
-        if onnx or op.startswith("webnn"):
-            _require(k >= 1, op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)")
+        _require(k >= min_tuple, op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)")
         _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal")
         return nd_plan(data, idx, b)
 
@@ -229,7 +237,7 @@ _ge11 = OpSpec(
     "so indices may be smaller than data in the other dimensions (never larger)", opset=11,
 )  # fmt: skip
 _gnd11 = OpSpec(
-    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), _gather_nd("onnx.GatherND", onnx=True), ONNX,
+    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), _gather_nd("onnx.GatherND", min_tuple=1), ONNX,
     ONNX_DTYPES, ("int64",), "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'", opset=11,
 )  # fmt: skip
 _gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), opset=12)
@@ -257,13 +265,13 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "numpy.advanced_indexing", EqClass.ND, "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
-        (), _gather_nd("numpy.advanced_indexing", onnx=True), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        (), _gather_nd("numpy.advanced_indexing", min_tuple=1), ONNX, DATA_DTYPES, INDEX_DTYPES,
         "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of range raises IndexError; "
         "an index tuple of length 0 would return data itself, unbroadcast, so indices.shape[-1] >= 1",
     ),
     OpSpec(
         "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
-        (Attr("dim", 0, "int in [-r, r-1]"),), _elements("torch.gather", "dim", "window"), NONNEGATIVE, TORCH_DTYPES, ("int64",),
+        (Attr("dim", 0, "int in [-r, r-1]"),), _elements("torch.gather", "dim", "window", zero_d=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
         "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; negatives are not documented",
     ),
     OpSpec(
@@ -273,7 +281,7 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "torch.take_along_dim", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
-        (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),), _elements("torch.take_along_dim", "dim", "broadcast"),
+        (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),), _elements("torch.take_along_dim", "dim", "broadcast", flatten_both=True),
         NONNEGATIVE, TORCH_DTYPES, ("int64",), "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
     ),
     OpSpec(
@@ -289,7 +297,7 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "tensorflow.gather_nd", EqClass.ND, "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
-        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), _gather_nd("tensorflow.gather_nd", onnx=False), NONNEGATIVE, TF_DTYPES, TF_IDX,
+        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), _gather_nd("tensorflow.gather_nd", min_tuple=0), NONNEGATIVE, TF_DTYPES, TF_IDX,
         "as tf.gather: an error on CPU, 0 on GPU; indices.shape[-1] == 0 gathers whole slices",
     ),
     OpSpec(
@@ -305,17 +313,17 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "webnn.gather", EqClass.BLOCK, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gather",
-        (Attr("axis", 0, "unsigned int in [0, r-1]"),), _gather_block("webnn.gather", negative_axis=False), WRAP_THEN_CLAMP,
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),), _gather_block("webnn.gather", negative_axis=False, error=TypeError), WRAP_THEN_CLAMP,
         WEBNN_DTYPES, WEBNN_IDX, "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read out of bounds: we take clamping, as Chromium does",
     ),
     OpSpec(
         "webnn.gatherElements", EqClass.ELEMENT, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gatherelements",
-        (Attr("axis", 0, "unsigned int in [0, r-1]"),), _elements("webnn.gatherElements", "axis", "equal"), WRAP_THEN_CLAMP,
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),), _elements("webnn.gatherElements", "axis", "equal", negative_axis=False, error=TypeError), WRAP_THEN_CLAMP,
         WEBNN_DTYPES, WEBNN_IDX, "as webnn.gather; indices.shape equals input.shape except along axis",
     ),
     OpSpec(
         "webnn.gatherND", EqClass.ND, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gathernd", (),
-        _gather_nd("webnn.gatherND", onnx=False), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
+        _gather_nd("webnn.gatherND", min_tuple=1, error=TypeError), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
         "as webnn.gather; no batch_dims; indices.shape[-1] in [1, rank(input)]",
     ),
 )  # fmt: skip
