@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 import oracles
-from oracles.base import Kind
-from oracles.registry import registered
+from conformance.model import Kind
+from conformance.execution.registry import registered
 
 DATA = np.arange(12, dtype=np.int64).reshape(4, 3)
 INDICES = np.array([3, 1], dtype=np.int64)

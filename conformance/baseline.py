@@ -190,7 +190,7 @@ def seed_entries(result: RunResult, link: str = "") -> list[dict[str, Any]]:
 
     >>> from conformance.findings import Finding, Case
     >>> import numpy as np
-    >>> from oracles.base import Outcome
+    >>> from conformance.model import Outcome
     >>> sig = Signature("onnx.Gather-13", "onnxruntime", "1.31.1", "cpu", "session", "wrong shape", "", ("in-range", "0-d"))
     >>> f = Finding(sig, Case("onnx.Gather-13", np.zeros(1), np.zeros(1, np.int64), {}), Outcome.returned(np.zeros(1)), {})
     >>> r = RunResult({}, 0, {}, {}, 0.0, {}, [f])

@@ -41,7 +41,7 @@ from conformance.findings import Case, Finding, RunResult, Signature
 from conformance.plans import EqClass
 from conformance.strategies import POLICY_REGIMES, ClassCase, class_cases, materialize, simpler
 from conformance.translate import signature_tags, translate
-from oracles.base import Outcome, OracleInfo
+from conformance.model import Outcome, OracleInfo
 
 DEFAULT_EXAMPLES = 60
 """Examples per equivalence class of the default campaign, which is also the
@@ -373,7 +373,7 @@ def main_run(args: argparse.Namespace) -> int:
 
 def _run_facts() -> dict[str, Any]:
     try:
-        from oracles.environment import run_facts
+        from conformance.execution.environment import run_facts
 
         return dict(run_facts())
     except Exception as exc:  # facts are best effort; the run is not

@@ -31,7 +31,7 @@ from conformance.findings import Behaviour, Case
 from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
 from conformance.reference import reference
 from conformance.strategies import POLICY_REGIMES
-from oracles.base import ErrorClass, Kind, Outcome
+from conformance.model import ErrorClass, Kind, Outcome
 
 CONFORMS = "ok"
 CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (

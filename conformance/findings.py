@@ -15,31 +15,16 @@ matrix and the findings.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
-from enum import Enum
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from conformance.behaviour import Behaviour
+from conformance.model import Case, Outcome  # re-exported: one call of an op and its answer
 
-from oracles.base import Case, Outcome  # Case: one call of an op, shared with the oracles
-
-
-class Behaviour(str, Enum):
-    """What an oracle did on a case, in the words of the behaviour matrix."""
-
-    CONFORMS = "conforms"
-    RAISES = "raises"
-    WRAPS = "wraps"
-    CLAMPS = "clamps"
-    CLAMPS_RAW = "clamps (raw)"
-    ZERO_FILLS = "zero-fills"
-    FILLS = "fills"
-    UNCHECKED = "unchecked (empty output)"
-    GARBAGE = "garbage"
-    WRONG_ERROR = "wrong error"
-    CRASH = "crash"
-    TIMEOUT = "timeout"
-    UNSUPPORTED = "not supported"
+RESULTS_FORMAT = 2
+"""Version of the ``results.json`` / ``findings.json`` layout (written as ``"format"``)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +41,7 @@ class Signature:
     tags: tuple[str, ...]
 
     def key(self) -> str:
-        """A stable string key (tags sorted)."""
+        """A stable string for anchors and JSON (tags sorted); never parsed back."""
         return "|".join([self.op, self.oracle, self.version, self.device, self.mode, self.outcome, self.policy, ",".join(sorted(self.tags))])
 
     def words(self) -> str:
@@ -68,10 +53,46 @@ class Signature:
         pol = f", observed policy {self.policy}" if self.policy else ""
         return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}, for {', '.join(sorted(self.tags))}"
 
+    def across_versions(self) -> "Signature":
+        """The same behaviour at any version: what stays equal across an upgrade.
+
+        >>> Signature("t.g", "t", "2.13.0", "cpu", "eager", "error", "", ()).across_versions().version
+        ''
+        """
+        return replace(self, version="")
+
+
+@dataclass(frozen=True, order=True)
+class MatrixKey:
+    """A row of the behaviour matrix: an op, an index regime and a data dtype family.
+
+    >>> MatrixKey.from_json(MatrixKey("torch.gather", "negative", "int").to_json())
+    MatrixKey(op='torch.gather', regime='negative', data_family='int')
+    """
+
+    op: str
+    regime: str
+    data_family: str
+
+    def to_json(self) -> dict[str, str]:
+        return asdict(self)
+
     @classmethod
-    def from_key(cls, key: str) -> "Signature":
-        op, oracle, version, device, mode, outcome, policy, tags = key.split("|")
-        return cls(op, oracle, version, device, mode, outcome, policy, tuple(t for t in tags.split(",") if t))
+    def from_json(cls, d: Mapping[str, str]) -> "MatrixKey":
+        return cls(d["op"], d["regime"], d["data_family"])
+
+
+Matrix = dict[MatrixKey, dict[str, dict[str, int]]]
+"""Row -> oracle -> behaviour -> count."""
+
+
+def matrix_to_json(matrix: Matrix) -> list[dict[str, Any]]:
+    """Rows as JSON objects (a key object plus its cells)."""
+    return [{**k.to_json(), "cells": cells} for k, cells in matrix.items()]
+
+
+def matrix_from_json(rows: Iterable[Mapping[str, Any]]) -> Matrix:
+    return {MatrixKey.from_json(r): {o: dict(c) for o, c in r["cells"].items()} for r in rows}
 
 
 @dataclass
@@ -85,14 +106,13 @@ class Finding:
     count: int = 1
     first_seen_s: float = 0.0
     seed: int | None = None
-    scripts: dict[str, str] = field(default_factory=dict)  # framework -> standalone Python script
+    scripts: dict[str, str] = field(default_factory=dict)  # oracle name -> standalone Python script
     onnx_model_b64: str | None = None
     status: str = "new"  # "new" or "known" (in the baseline)
     baseline_note: str | None = None
     baseline_link: str | None = None
     class_case: dict[str, Any] | None = None  # the drawn (shrunk) class-level case, see conformance.strategies.ClassCase
     siblings: list[dict[str, Any]] = field(default_factory=list)  # the same class case through the class's other ops
-    frameworks: list[str] = field(default_factory=list)  # frameworks with a script in ``scripts``
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("signature", "case", "reference", "outcomes")}
@@ -121,7 +141,7 @@ class Finding:
 class RunResult:
     """A whole campaign, as written to ``results.json``.
 
-    ``matrix`` maps ``"op|regime|dtype family"`` to ``{oracle: {behaviour: count}}``;
+    ``matrix`` maps a :class:`MatrixKey` to ``{oracle: {behaviour: count}}``;
     ``cases`` maps an oracle to the number of cases it ran; ``facts`` holds the
     versions, platform and thread settings of the run.
     """
@@ -131,20 +151,20 @@ class RunResult:
     budget: dict[str, Any]
     cases: dict[str, int]
     seconds: float
-    matrix: dict[str, dict[str, dict[str, int]]]
+    matrix: Matrix
     findings: list[Finding]
     raw_discrepancies: int = 0
     figures: dict[str, Any] = field(default_factory=dict)  # throughput, collapse, time to first find (conformance.campaign)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["findings"] = [f.to_json() for f in self.findings]
-        return d
+        d = {k: v for k, v in asdict(self).items() if k not in ("findings", "matrix")}
+        return {"format": RESULTS_FORMAT, **d, "matrix": matrix_to_json(self.matrix), "findings": [f.to_json() for f in self.findings]}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "RunResult":
-        d = dict(d)
+        d = {k: v for k, v in d.items() if k != "format"}
         d["findings"] = [Finding.from_json(f) for f in d["findings"]]
+        d["matrix"] = matrix_from_json(d["matrix"])
         return cls(**d)
 
     def save(self, path: str | Path) -> None:
@@ -155,4 +175,4 @@ class RunResult:
         return cls.from_json(json.loads(Path(path).read_text()))
 
 
-__all__ = ["Behaviour", "Case", "Finding", "RunResult", "Signature"]
+__all__ = ["RESULTS_FORMAT", "Behaviour", "Case", "Finding", "Matrix", "MatrixKey", "RunResult", "Signature"]

@@ -13,7 +13,7 @@ Everything the templates show is computed here by small pure functions:
 :func:`array_view`, :func:`matrix_rows` and :func:`finding_anchor`.
 
 >>> import numpy as np
->>> from oracles.base import Outcome
+>>> from conformance.model import Outcome
 >>> differing_coordinates(Outcome.returned(np.array([[1, 2], [3, 4]])), Outcome.returned(np.array([[1, 0], [3, 0]])))
 [(0, 1), (1, 1)]
 """
@@ -34,7 +34,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from conformance.arrays import dtype_family, dtype_name, unequal_elements
 from conformance.findings import Behaviour, Finding, RunResult
-from oracles.base import Kind, Outcome
+from conformance.model import Kind, Outcome
 
 TEMPLATES = Path(__file__).parent / "templates"
 

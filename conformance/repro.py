@@ -7,7 +7,7 @@ the way a user would, prints what happened and what the reference expects,
 and exits 1 when the discrepancy reproduces, 0 when it does not.
 
 >>> import numpy as np
->>> from oracles.base import Outcome
+>>> from conformance.model import Outcome
 >>> case = Case("numpy.take", np.array([1, 2, 3]), np.array([5]), {"axis": 0, "mode": "raise"})
 >>> script = numpy_script(case, Outcome.raised(IndexError("x"), None))
 >>> "np.take(data, indices, axis=0, mode='raise')" in script
@@ -24,7 +24,7 @@ import numpy as np
 
 from conformance.arrays import dtype_name
 from conformance.findings import Case
-from oracles.base import Kind, OracleInfo, Outcome
+from conformance.model import Kind, OracleInfo, Outcome
 
 _CHECK = '''
 expected = {expected!r}  # the reference: ("value", dtype, shape, base64 bytes) or ("error", message)

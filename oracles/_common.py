@@ -25,7 +25,8 @@ import numpy as np
 
 from conformance.arrays import dtype_name
 from conformance.catalog import spec
-from oracles.base import ErrorClass, Oracle, OracleInfo, classify_message
+from conformance.model import ErrorClass, OracleInfo
+from oracles.base import Oracle, classify_message
 
 Patterns = tuple[tuple[ErrorClass, tuple[str, ...]], ...]
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from conformance.arrays import to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, safely
-from oracles.base import ErrorClass, Oracle
+from conformance.model import ErrorClass
+from oracles.base import Oracle
 
 JAX_OPS = ("jax.numpy.take", "jax.numpy.take_along_axis")
 

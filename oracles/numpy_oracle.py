@@ -20,7 +20,8 @@ import numpy as np
 
 from conformance.arrays import to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, safely
-from oracles.base import ErrorClass, Oracle
+from conformance.model import ErrorClass
+from oracles.base import Oracle
 
 NUMPY_OPS = ("numpy.take", "numpy.take_along_axis", "numpy.advanced_indexing")
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from conformance.arrays import BFLOAT16, to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, is_text, safely, strings_like
-from oracles.base import ErrorClass, Oracle
+from conformance.model import ErrorClass
+from oracles.base import Oracle
 
 ONNX_OPS = ("onnx.Gather-1", "onnx.Gather-11", "onnx.Gather-13", "onnx.GatherElements-11", "onnx.GatherElements-13",
             "onnx.GatherND-11", "onnx.GatherND-12", "onnx.GatherND-13")  # fmt: skip

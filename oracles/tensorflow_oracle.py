@@ -32,7 +32,8 @@ import numpy as np
 
 from conformance.arrays import to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, is_text, safely, strings_like
-from oracles.base import ErrorClass, Oracle
+from conformance.model import ErrorClass
+from oracles.base import Oracle
 
 # TensorFlow's C++ start-up chatter is noise in a campaign log (errors are outcomes).
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")

@@ -23,7 +23,8 @@ import numpy as np
 
 from conformance.arrays import BFLOAT16, to_numpy
 from oracles._common import FrameworkOracle, Patterns, bound, safely
-from oracles.base import ErrorClass, Oracle
+from conformance.model import ErrorClass
+from oracles.base import Oracle
 
 TORCH_OPS = ("torch.gather", "torch.take", "torch.take_along_dim", "torch.index_select")
 

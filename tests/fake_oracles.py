@@ -24,7 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from oracles.base import Oracle, OracleInfo
+from conformance.model import OracleInfo
+
+from oracles.base import Oracle
 
 BEHAVIOURS = ("returns", "raises", "segfault", "abort", "exit", "hang")
 

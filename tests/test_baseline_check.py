@@ -12,7 +12,7 @@ from conformance import baseline
 from conformance.baseline import Entry, check, in_range, load
 from conformance.campaign import DEFAULT_EXAMPLES, load_oracles, run_campaign
 from conformance.findings import Case, Finding, RunResult, Signature
-from oracles.base import Outcome
+from conformance.model import Outcome
 
 
 def _result(*sigs: Signature) -> RunResult:

@@ -6,7 +6,7 @@ import numpy as np
 
 from conformance.compare import PolicyValues, judge, observed_policy, reference_outcome
 from conformance.findings import Behaviour, Case
-from oracles.base import ErrorClass, Outcome
+from conformance.model import ErrorClass, Outcome
 
 X = np.array([10, 20, 30, 40], dtype=np.int32)
 

@@ -11,9 +11,9 @@ import pytest
 
 import oracles
 from oracles import Kind, OracleInfo, Outcome
-from oracles.environment import format_oracles_table, machine_facts, run_facts
-from oracles.isolation import IsolatedOracle, OracleUnavailable
-from oracles.registry import discover, get, module_for, registered
+from conformance.execution.environment import format_oracles_table, machine_facts, run_facts
+from conformance.execution.isolation import IsolatedOracle, OracleUnavailable
+from conformance.execution.registry import discover, get, module_for, registered
 
 from fake_oracles import PATH, TABLE
 

@@ -26,7 +26,7 @@ from conformance.report import (
     render_html,
 )
 from conformance.summary import markdown_summary
-from oracles.base import ErrorClass, Kind, Outcome
+from conformance.model import ErrorClass, Kind, Outcome
 
 VERSIONS = {"numpy": "2.4.6", "torch": "2.13.0", "onnxruntime": "1.31.1", "tensorflow": "2.21.0", "jax": "0.10.2"}
 FACTS = {

@@ -2,7 +2,7 @@
 every oracle's version, device, mode and ops.
 
 Framework facts (versions, thread pools) come from the discovery worker (see
-:func:`oracles.registry.discover`), so this process imports no framework.
+:func:`conformance.execution.registry.discover`), so this process imports no framework.
 
 >>> info = OracleInfo("numpy", "numpy", "2.4.6", "cpu", "eager", ("numpy.take", "numpy.take_along_axis"))
 >>> print(format_oracles_table([info]))
@@ -19,49 +19,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from oracles.base import OracleInfo
-
-THREAD_VARIABLES = (
-    "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS",
-    "XLA_FLAGS", "CUDA_VISIBLE_DEVICES",
-)  # fmt: skip
-"""Environment variables that change how many threads (or which devices) a framework uses."""
-
-
-def cpu_model() -> str:
-    """The CPU's marketing name where the OS says it, else ``platform.processor()``.
-
-    >>> isinstance(cpu_model(), str)
-    True
-    """
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def machine_facts() -> dict[str, Any]:
-    """Python, OS, CPU, cores and the thread environment variables that are set.
-
-    >>> sorted(machine_facts())[:3]
-    ['cores', 'cores_usable', 'cpu']
-    """
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "python": platform.python_version(),
-        "python_implementation": platform.python_implementation(),
-        "executable": sys.executable,
-        "platform": platform.platform(),
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "cores_usable": usable,
-        "thread_env": {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ},
-    }
-
+from conformance.execution.registry import discover, infos
+from conformance.machine import machine_facts
+from conformance.model import OracleInfo
 
 def run_facts(*, refresh: bool = False) -> dict[str, Any]:
     """:func:`machine_facts`, plus the frameworks' thread settings and every
@@ -71,8 +31,6 @@ def run_facts(*, refresh: bool = False) -> dict[str, Any]:
     >>> facts["threads"]["torch"]               # doctest: +SKIP
     {'num_threads': 2, 'num_interop_threads': 2}
     """
-    from oracles.registry import discover, infos
-
     reports = discover(refresh=refresh)
     threads: dict[str, Any] = {}
     for report in reports:

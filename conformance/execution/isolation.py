@@ -39,7 +39,8 @@ from multiprocessing.connection import Connection
 from types import ModuleType
 from typing import Any
 
-from oracles.base import CaseLike, ErrorClass, Oracle, OracleInfo, Outcome, as_case
+from conformance.machine import thread_facts
+from conformance.model import CaseLike, ErrorClass, InProcessOracle, OracleInfo, Outcome, as_case
 
 DEFAULT_TIMEOUT = 20.0
 """Seconds one case may take once the worker is up."""
@@ -82,7 +83,7 @@ def load_module(module: str) -> ModuleType:
     return loaded
 
 
-def load_oracle(module: str, name: str) -> Oracle:
+def load_oracle(module: str, name: str) -> InProcessOracle:
     """The oracle called ``name`` among ``module.oracles_here()``; an
     :class:`OracleUnavailable` naming the ones that are there if it is not."""
     oracles = load_module(module).oracles_here()
@@ -90,31 +91,6 @@ def load_oracle(module: str, name: str) -> Oracle:
         if oracle.name == name:
             return oracle
     raise OracleUnavailable(f"{module} has no oracle {name!r} here (it has {[o.name for o in oracles]})")
-
-
-def thread_facts() -> dict[str, dict[str, Any]]:
-    """Thread settings of the frameworks this process has imported (nothing is
-    imported to find out).
-
-    >>> isinstance(thread_facts(), dict)
-    True
-    """
-    facts: dict[str, dict[str, Any]] = {}
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        facts["torch"] = {"num_threads": torch.get_num_threads(), "num_interop_threads": torch.get_num_interop_threads()}
-    tf = sys.modules.get("tensorflow")
-    if tf is not None and hasattr(tf, "config"):
-        threading = tf.config.threading
-        facts["tensorflow"] = {
-            "intra_op_parallelism_threads": threading.get_intra_op_parallelism_threads(),
-            "inter_op_parallelism_threads": threading.get_inter_op_parallelism_threads(),
-        }
-    ort = sys.modules.get("onnxruntime")
-    if ort is not None and hasattr(ort, "SessionOptions"):
-        options = ort.SessionOptions()
-        facts["onnxruntime"] = {"intra_op_num_threads": options.intra_op_num_threads, "inter_op_num_threads": options.inter_op_num_threads}
-    return facts
 
 
 _fault_file: Any = None
@@ -148,7 +124,7 @@ def _travelling(outcome: Outcome) -> Outcome:
         return Outcome.raised(exc, ErrorClass.OTHER)
 
 
-def _serve_batch(conn: Connection, oracle: Oracle, progress: Any, seq: int, cases: list[tuple]) -> None:
+def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: Any, seq: int, cases: list[tuple]) -> None:
     """Run a batch, recording in ``progress`` which case is running and sending
     outcomes in chunks (every :data:`FLUSH_SECONDS` and at the end)."""
     pending: list[Outcome] = []
@@ -161,7 +137,7 @@ def _serve_batch(conn: Connection, oracle: Oracle, progress: Any, seq: int, case
             pending, last_flush = [], time.monotonic()
 
 
-def _run_case(oracle: Oracle, op: str, data: Any, indices: Any, attrs: dict[str, Any]) -> Outcome:
+def _run_case(oracle: InProcessOracle, op: str, data: Any, indices: Any, attrs: dict[str, Any]) -> Outcome:
     try:
         return oracle.run_in_process(op, data, indices, attrs)
     except Exception as exc:  # unsupported_reason or classify raised: still an outcome

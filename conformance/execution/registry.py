@@ -37,9 +37,9 @@ from pathlib import Path
 from multiprocessing.connection import Connection
 from typing import Any
 
-from oracles.base import Oracle, OracleInfo
-from oracles.environment import THREAD_VARIABLES
-from oracles.isolation import (
+from conformance.machine import THREAD_VARIABLES, thread_facts
+from conformance.model import OracleInfo
+from conformance.execution.isolation import (
     DEFAULT_STARTUP_TIMEOUT,
     DEFAULT_TIMEOUT,
     IsolatedOracle,
@@ -51,32 +51,24 @@ from oracles.isolation import (
     enable_fault_log,
     load_module,
     load_oracle,
-    thread_facts,
 )
 
-ORACLE_MODULES: dict[str, str] = {
-    "numpy": "oracles.numpy_oracle",
-    "torch": "oracles.torch_oracle",
-    "torch-cuda": "oracles.torch_oracle",
-    "tensorflow": "oracles.tensorflow_oracle",
-    "tensorflow-xla": "oracles.tensorflow_oracle",
-    "onnxruntime": "oracles.onnx_oracle",
-    "onnx-reference": "oracles.onnx_oracle",
-    "jax": "oracles.jax_oracle",
-    "cupy": "oracles.cupy_oracle",
-}
+ENTRY_POINT_GROUP = "gather_conformance.oracles"
+"""The entry-point group oracle plug-ins register under: ``name = "package.module"``,
+the module defining ``oracles_here() -> list[Oracle]`` (see EXTENDING.md).
+This project's own oracles are registered the same way, in ``pyproject.toml``."""
+
+
+def _entry_points() -> dict[str, str]:
+    """Oracle name (prefix) -> module, from every installed distribution."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+ORACLE_MODULES: dict[str, str] = _entry_points()
 """Oracle name -> module path (a dotted name, or a ``.py`` file for test fakes).
 A name not listed maps through its prefix: ``onnxruntime-cuda`` -> ``onnxruntime``."""
-
-FRAMEWORK_PACKAGES: dict[str, tuple[str, ...]] = {
-    "oracles.numpy_oracle": ("numpy",),
-    "oracles.torch_oracle": ("torch",),
-    "oracles.tensorflow_oracle": ("tensorflow",),
-    "oracles.onnx_oracle": ("onnx", "onnxruntime"),
-    "oracles.jax_oracle": ("jax",),
-    "oracles.cupy_oracle": ("cupy",),
-}
-"""Module -> top-level packages, any one of which it needs (checked without importing)."""
 
 
 @dataclass(frozen=True)
@@ -161,17 +153,7 @@ def installed(module: str) -> bool:
     if module.endswith(".py"):
         return True
     try:
-        if importlib.util.find_spec(module) is None:
-            return False
-    except ModuleNotFoundError:
-        return False
-    packages = FRAMEWORK_PACKAGES.get(module, ())
-    return not packages or any(_findable(p) for p in packages)
-
-
-def _findable(package: str) -> bool:
-    try:
-        return importlib.util.find_spec(package) is not None
+        return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
 
@@ -220,11 +202,13 @@ def _failure_text(reply: _Died | _NoAnswer, module: str) -> str:
 
 def _fingerprint(module: str) -> str:
     """A hash of everything :func:`discover`'s answer for ``module`` depends on."""
-    sources = [Path(__file__).parent, Path(importlib.util.find_spec("conformance").origin).parent]  # type: ignore[arg-type]
-    files = sorted(str(f) for d in sources for f in d.glob("*.py"))
-    packages = [importlib.util.find_spec(p) for p in FRAMEWORK_PACKAGES.get(module, ()) if _findable(p)]
-    files += [spec.origin for spec in packages if spec and spec.origin]
+    from importlib.metadata import distributions
+
+    spec = importlib.util.find_spec(module)
+    roots = [Path(__file__).parent.parent] + ([Path(spec.origin).parent] if spec and spec.origin else [])
+    files = sorted(str(f) for d in roots for f in d.rglob("*.py"))
     state = {
+        "distributions": sorted(f"{d.metadata['Name']}=={d.version}" for d in distributions()),
         "python": [sys.executable, sys.version, platform.node()],
         "module": module,
         "files": [(f, os.stat(f).st_mtime_ns, os.stat(f).st_size) for f in files],
@@ -371,6 +355,6 @@ def _module_or_unavailable(name: str) -> str:
     except KeyError as exc:
         raise OracleUnavailable(str(exc)) from None
     if not installed(module):
-        raise OracleUnavailable(f"oracle {name!r} needs {module} and one of {FRAMEWORK_PACKAGES.get(module, ())}")
+        raise OracleUnavailable(f"oracle {name!r} needs the module {module}, which is not installed")
     return module
 

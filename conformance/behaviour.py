@@ -1,0 +1,105 @@
+"""The behaviour vocabulary: each word the judge can say about an oracle's
+answer, with its label, how much it should catch the eye, its colour in the
+report and what it means. One table; the report's CSS is generated from it.
+
+>>> Behaviour.CLAMPS_RAW.value, severity("clamps (raw)"), css_class("clamps (raw)")
+('clamps (raw)', 4, 'b-clamps-raw')
+>>> print(behaviour_css().splitlines()[0])
+.b-conforms { background: #dff3e0; color: #1b5e20; }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Behaviour(str, Enum):
+    """What an oracle did on a case, in the words of the report."""
+
+    CONFORMS = "conforms"
+    RAISES = "raises"
+    WRAPS = "wraps"
+    CLAMPS = "clamps"
+    CLAMPS_RAW = "clamps (raw)"
+    ZERO_FILLS = "zero-fills"
+    FILLS = "fills"
+    UNCHECKED = "unchecked (empty output)"
+    AMBIGUOUS = "ambiguous"
+    GARBAGE = "garbage"
+    WRONG_ERROR = "wrong error"
+    PROTOCOL = "protocol error"
+    NOT_RUN = "not run"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    UNSUPPORTED = "not supported"
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a behaviour is shown and what it means."""
+
+    severity: int
+    background: str
+    foreground: str
+    meaning: str
+    bold: bool = False
+
+
+BEHAVIOURS: dict[Behaviour, Look] = {
+    Behaviour.CONFORMS: Look(0, "#dff3e0", "#1b5e20", "returned exactly what the documented semantics give"),
+    Behaviour.UNSUPPORTED: Look(1, "#eceff1", "#607d8b", "the framework cannot even hold these inputs (e.g. no string tensors)"),
+    Behaviour.NOT_RUN: Look(1, "#eceff1", "#607d8b", "never ran: the oracle's worker was broken beyond restart"),
+    Behaviour.RAISES: Look(2, "#dbe9fb", "#0d47a1", "raised an error for a bad index"),
+    Behaviour.WRAPS: Look(3, "#fff3c4", "#6d4c00", "read a bad index modulo the axis size (Python-style wrap)"),
+    Behaviour.CLAMPS: Look(3, "#fff3c4", "#6d4c00", "wrapped negatives once, then clamped into [0, size-1]"),
+    Behaviour.UNCHECKED: Look(3, "#fff3c4", "#6d4c00", "returned an empty output without checking the indices"),
+    Behaviour.AMBIGUOUS: Look(3, "#fff3c4", "#6d4c00", "returned a value several index policies explain: not named"),
+    Behaviour.CLAMPS_RAW: Look(4, "#ffe0b2", "#8a3c00", "clamped the raw index into [0, size-1] (so -1 reads element 0)"),
+    Behaviour.FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote a fill value where the index is out of range"),
+    Behaviour.ZERO_FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote 0 where the index is out of range"),
+    Behaviour.WRONG_ERROR: Look(5, "#e8dcf7", "#4a148c", "raised another class of error than the reference, or accepted bad input"),
+    Behaviour.TIMEOUT: Look(6, "#d7ccc8", "#3e2723", "gave no answer within the time limit"),
+    Behaviour.PROTOCOL: Look(6, "#d7ccc8", "#3e2723", "the oracle answered something that is not an array (a harness fault)"),
+    Behaviour.GARBAGE: Look(7, "#f8c9c4", "#8e0000", "returned a value no index policy explains", bold=True),
+    Behaviour.CRASH: Look(8, "#8e0000", "#ffffff", "the process died (segfault, abort, exit)", bold=True),
+}
+"""Every behaviour's look; a consistency test holds that each behaviour has one."""
+
+UNKNOWN_SEVERITY = 5
+
+
+def severity(behaviour: str) -> int:
+    """How alarming a behaviour is, 0 (conforms) to 8 (crash); an unknown word counts 5.
+
+    >>> severity("crash") > severity("clamps") > severity("conforms"), severity("something new")
+    (True, 5)
+    """
+    try:
+        return BEHAVIOURS[Behaviour(behaviour)].severity
+    except ValueError:
+        return UNKNOWN_SEVERITY
+
+
+def css_class(behaviour: str) -> str:
+    """The CSS class of a behaviour (letters and dashes only).
+
+    >>> css_class("not supported")
+    'b-not-supported'
+    """
+    return "b-" + "-".join("".join(c if c.isalnum() else " " for c in behaviour.lower()).split())
+
+
+def behaviour_css() -> str:
+    """One CSS rule per behaviour, from :data:`BEHAVIOURS`."""
+    rules = []
+    for behaviour, look in BEHAVIOURS.items():
+        bold = " font-weight: 700;" if look.bold else ""
+        rules.append(f".{css_class(behaviour.value)} {{ background: {look.background}; color: {look.foreground};{bold} }}")
+    return "\n".join(rules)
+
+
+def legend() -> list[tuple[str, str, str]]:
+    """``(word, css class, meaning)`` for every behaviour, mildest first."""
+    ordered = sorted(BEHAVIOURS.items(), key=lambda kv: kv[1].severity)
+    return [(b.value, css_class(b.value), look.meaning) for b, look in ordered]
