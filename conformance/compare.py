@@ -12,8 +12,8 @@ raises, wraps, clamps, clamps (raw), zero-fills, fills another value, or
 garbage when none explains it.
 
 >>> import numpy as np
->>> from conformance.findings import Case
->>> case = Case("numpy.take", np.array([10, 20, 30]), np.array([-1]), {"axis": 0, "mode": "raise"}, ("negative",))
+>>> from conformance.model import CaseTags
+>>> case = Case("numpy.take", np.array([10, 20, 30]), np.array([-1]), {"axis": 0, "mode": "raise"}, CaseTags("negative", "int64", "int"))
 >>> v = judge(case, reference_outcome(case), Outcome.returned(np.array([10])), PolicyValues(case))
 >>> v.conforms, v.outcome, v.behaviour.value
 (False, 'wrong value', 'clamps (raw)')
@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 
 from conformance.arrays import same_bits, unequal_elements
-from conformance.findings import Behaviour, Case
+from conformance.behaviour import Behaviour
+from conformance.model import Case, ErrorClass, Kind, Outcome
 from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
 from conformance.reference import reference
 from conformance.strategies import POLICY_REGIMES
-from conformance.model import ErrorClass, Kind, Outcome
 
 CONFORMS = "ok"
 CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
@@ -137,13 +137,19 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     return Behaviour.GARBAGE
 
 
+_KIND_BEHAVIOUR = {
+    Kind.CRASH: Behaviour.CRASH, Kind.TIMEOUT: Behaviour.TIMEOUT, Kind.UNSUPPORTED: Behaviour.UNSUPPORTED,
+    Kind.PROTOCOL: Behaviour.PROTOCOL, Kind.NOT_RUN: Behaviour.NOT_RUN,
+}  # fmt: skip
+
+
 def _non_value_behaviour(got: Outcome) -> Behaviour:
-    return {Kind.CRASH: Behaviour.CRASH, Kind.TIMEOUT: Behaviour.TIMEOUT, Kind.UNSUPPORTED: Behaviour.UNSUPPORTED}.get(got.kind, Behaviour.RAISES)
+    return _KIND_BEHAVIOUR.get(got.kind, Behaviour.RAISES)
 
 
 def _mismatch(ref: Outcome, got: Outcome) -> str:
     """``"ok"`` or the mismatch class of ``got`` against ``ref``."""
-    if got.kind in (Kind.CRASH, Kind.TIMEOUT):
+    if got.kind in (Kind.CRASH, Kind.TIMEOUT, Kind.PROTOCOL):
         return got.kind.value
     if ref.kind is Kind.ERROR:
         if got.kind is Kind.VALUE:
@@ -165,15 +171,16 @@ def _mismatch(ref: Outcome, got: Outcome) -> str:
 def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
     """The :class:`Verdict` on one oracle's outcome (see the module docstring).
 
-    >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, ("negative",))
+    >>> from conformance.model import CaseTags
+    >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
     >>> judge(case, reference_outcome(case), Outcome.returned(np.array([3])), PolicyValues(case))
     Verdict(conforms=False, outcome='value instead of error', behaviour=<Behaviour.WRAPS: 'wraps'>)
     """
-    if got.kind is Kind.UNSUPPORTED:
-        return Verdict(True, CONFORMS, Behaviour.UNSUPPORTED)
+    if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
+        return Verdict(True, CONFORMS, _non_value_behaviour(got))
     outcome = _mismatch(ref, got)
     conforms = outcome == CONFORMS
-    if case.tags and case.tags[0] in POLICY_REGIMES:
+    if case.tags and case.tags.regime in POLICY_REGIMES:
         behaviour = observed_policy(got, values)
     elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:
         behaviour = Behaviour.WRONG_ERROR  # a precondition violation accepted

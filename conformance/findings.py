@@ -137,6 +137,29 @@ class Finding:
         )
 
 
+@dataclass(frozen=True)
+class HarnessError:
+    """An exception in the suite itself (drawing, translating, the reference,
+    judging, shrinking), with the case it happened on: shown in the report and
+    failing ``check``, while the campaign goes on.
+
+    >>> HarnessError.from_json(HarnessError("judge", "ValueError: x", {"seed": 1}).to_json()).stage
+    'judge'
+    """
+
+    stage: str
+    error: str
+    class_case: Mapping[str, Any] | None = None
+    traceback: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stage": self.stage, "error": self.error, "class_case": dict(self.class_case or {}) or None, "traceback": self.traceback}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "HarnessError":
+        return cls(d["stage"], d["error"], d.get("class_case"), d.get("traceback", ""))
+
+
 @dataclass
 class RunResult:
     """A whole campaign, as written to ``results.json``.
@@ -155,24 +178,63 @@ class RunResult:
     findings: list[Finding]
     raw_discrepancies: int = 0
     figures: dict[str, Any] = field(default_factory=dict)  # throughput, collapse, time to first find (conformance.campaign)
+    harness_errors: list[HarnessError] = field(default_factory=list)
+    status: str = "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
 
     def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k not in ("findings", "matrix")}
-        return {"format": RESULTS_FORMAT, **d, "matrix": matrix_to_json(self.matrix), "findings": [f.to_json() for f in self.findings]}
+        d = {k: v for k, v in asdict(self).items() if k not in ("findings", "matrix", "harness_errors")}
+        return {
+            "format": RESULTS_FORMAT, **d, "matrix": matrix_to_json(self.matrix), "findings": [f.to_json() for f in self.findings],
+            "harness_errors": [e.to_json() for e in self.harness_errors],
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "RunResult":
         d = {k: v for k, v in d.items() if k != "format"}
         d["findings"] = [Finding.from_json(f) for f in d["findings"]]
         d["matrix"] = matrix_from_json(d["matrix"])
+        d["harness_errors"] = [HarnessError.from_json(e) for e in d.get("harness_errors", ())]
         return cls(**d)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1, default=str))
+        """Write atomically (a reader never sees half a file)."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1, default=str))
+        tmp.replace(path)
 
     @classmethod
     def load(cls, path: str | Path) -> "RunResult":
-        return cls.from_json(json.loads(Path(path).read_text()))
+        """Read a ``results.json`` / ``findings.json``; a :class:`ResultsFileError`
+        naming the file and what is wrong with it if it is not one.
+
+        >>> RunResult.load("/nonexistent/results.json")
+        Traceback (most recent call last):
+        ...
+        conformance.findings.ResultsFileError: /nonexistent/results.json: cannot read it (No such file or directory)
+        """
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except IsADirectoryError:
+            raise ResultsFileError(f"{path}: is a directory, not a results file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ResultsFileError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+        try:
+            d = json.loads(text)
+        except ValueError as exc:
+            raise ResultsFileError(f"{path}: not JSON ({'empty file' if not text.strip() else exc})") from None
+        if not isinstance(d, dict) or d.get("format") != RESULTS_FORMAT:
+            found = d.get("format") if isinstance(d, dict) else type(d).__name__
+            raise ResultsFileError(f"{path}: not a gather-conformance results file of format {RESULTS_FORMAT} (format: {found!r})")
+        try:
+            return cls.from_json(d)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ResultsFileError(f"{path}: damaged results file ({type(exc).__name__}: {exc})") from None
 
 
-__all__ = ["RESULTS_FORMAT", "Behaviour", "Case", "Finding", "Matrix", "MatrixKey", "RunResult", "Signature"]
+class ResultsFileError(ValueError):
+    """A file given as results that is not one."""
+
+
+__all__ = ["RESULTS_FORMAT", "ResultsFileError", "Behaviour", "Case", "Finding", "HarnessError", "Matrix", "MatrixKey", "RunResult", "Signature"]

@@ -170,6 +170,22 @@ class Outcome:
     def not_run(cls, reason: str) -> "Outcome":
         return cls(Kind.NOT_RUN, reason=reason)
 
+    @classmethod
+    def checked(cls, answer: object) -> "Outcome":
+        """``answer`` if it is a well-formed Outcome, else a protocol error saying
+        what came instead: the one guard against oracles that break the contract.
+
+        >>> Outcome.checked(Outcome.returned([1, 2])).describe()
+        'protocol error: returned a list instead of an array'
+        >>> Outcome.checked(None).describe()
+        'protocol error: answered NoneType instead of an Outcome'
+        """
+        if not isinstance(answer, Outcome):
+            return cls.protocol_error(f"answered {type(answer).__name__} instead of an Outcome")
+        if answer.kind is Kind.VALUE and not isinstance(answer.value, np.ndarray):
+            return cls.protocol_error(f"returned a {type(answer.value).__name__} instead of an array")
+        return answer
+
     def describe(self) -> str:
         """A short line for logs and reports."""
         if self.kind is Kind.VALUE:

@@ -175,13 +175,15 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
     ('negative', 'extreme')
     >>> index_regime(np.array([3], np.int64), 3), index_regime(np.zeros((0, 2), np.int32), 3)
     ('oob-above', 'empty')
+    >>> index_regime(np.array(2**64 - 1, np.uint64), 3)   # 0-d uint64: compared as Python ints
+    'extreme'
     """
     if indices.size == 0:
         return "empty"
     sizes = np.broadcast_to(np.asarray(sizes), indices.shape)
     info = np.iinfo(indices.dtype)
     wide = indices.astype(object) if indices.dtype == np.uint64 else indices.astype(np.int64)
-    extreme = ((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & ((wide >= sizes) | (wide < -sizes))
+    extreme = np.asarray(((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & ((wide >= sizes) | (wide < -sizes)))
     if extreme.any():
         return "extreme"
     if (wide < -sizes).any():

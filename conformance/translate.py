@@ -11,9 +11,11 @@ such attribute, an undocumented data dtype) gets no case. Precondition
 violations are translated all the same: the reference raises on them, and an
 op that accepts them is a finding.
 
-Each case is tagged (:func:`case_tags`): index regime, ``idx:<dtype>``,
-``data:<family>``, broadcasting pattern, ``empty-data``, ``0-d``,
-``batch_dims>0``, ``non-contiguous``.
+Every attribute is passed explicitly (the catalog's defaults bound), so an
+oracle calls its framework with exactly the attributes the reference used.
+Each case is tagged (:func:`case_tags`, a :class:`~conformance.model.CaseTags`):
+index regime, index dtype, data family, broadcasting pattern and the flags
+``empty-data``, ``0-d``, ``batch_dims>0``, ``non-contiguous``.
 
 >>> from conformance.strategies import ClassCase
 >>> cc = ClassCase(EqClass.ELEMENT, (2, 3), (2, 1), 1, 0, "float32", "int32", "in-range", False, "contiguous", 0, 0)
@@ -21,6 +23,8 @@ Each case is tagged (:func:`case_tags`): index regime, ``idx:<dtype>``,
 ['jax.numpy.take_along_axis', 'numpy.take_along_axis', 'onnx.GatherElements-11', 'onnx.GatherElements-13', 'torch.gather', 'torch.take_along_dim', 'webnn.gatherElements']
 >>> [c.attrs for c in translate(cc) if c.op == "torch.gather"]
 [{'dim': 1}]
+>>> [c.attrs for c in translate(cc) if c.op == "jax.numpy.take_along_axis"]
+[{'axis': 1, 'mode': None, 'fill_value': None}]
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 
 from conformance.arrays import dtype_family
 from conformance.catalog import OpSpec, specs
-from conformance.findings import Case
+from conformance.model import Case, CaseTags
 from conformance.plans import EqClass
 from conformance.strategies import ClassCase, axis_sizes, index_regime, materialize
 
@@ -123,46 +127,44 @@ def broadcast_pattern(cc: ClassCase) -> str | None:
     return "mismatch"
 
 
-def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> tuple[str, ...]:
+def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> CaseTags:
     """The tags of a translated case (see the module docstring).
 
     >>> cc = ClassCase(EqClass.FLAT, (0,), (), None, 0, "float32", "uint8", "in-range", False, "contiguous", 0, 0)
-    >>> case_tags(cc, *materialize(cc))
-    ('oob-above', 'idx:uint8', 'data:float', 'empty-data', '0-d')
+    >>> case_tags(cc, *materialize(cc)).words()
+    'oob-above, idx:uint8, data:float, 0-d, empty-data'
     """
-    tags = [index_regime(indices, axis_sizes(cc)), f"idx:{indices.dtype.name}", f"data:{dtype_family(data.dtype)}"]
-    pattern = broadcast_pattern(cc)
-    if pattern:
-        tags.append(pattern)
+    flags = set()
     if data.size == 0:
-        tags.append("empty-data")
+        flags.add("empty-data")
     if data.ndim == 0 or indices.ndim == 0:
-        tags.append("0-d")
+        flags.add("0-d")
     if cc.batch_dims > 0:
-        tags.append("batch_dims>0")
+        flags.add("batch_dims>0")
     if not (data.flags.c_contiguous and indices.flags.c_contiguous) and math.prod(data.shape) > 1:
-        tags.append("non-contiguous")
-    return tuple(tags)
+        flags.add("non-contiguous")
+    regime = index_regime(indices, axis_sizes(cc))
+    return CaseTags(regime, indices.dtype.name, dtype_family(data.dtype), broadcast_pattern(cc), frozenset(flags))
 
 
 SIGNATURE_FLAGS = frozenset({"0-d", "batch_dims>0"})
-"""Structural tags that go into signatures; the others (broadcast pattern,
-``empty-data``, ``non-contiguous``) stay on the case as description."""
+"""Structural flags that go into signatures; the others (``empty-data``,
+``non-contiguous``) and the broadcast pattern stay on the case as description."""
 
 
-def signature_tags(tags: tuple[str, ...], outcome: str) -> tuple[str, ...]:
+def signature_tags(tags: CaseTags, outcome: str) -> tuple[str, ...]:
     """The tags that go into a finding's signature: the regime, the
     :data:`SIGNATURE_FLAGS`, and the data dtype family only when the outcome
     is about a dtype (``wrong dtype``, ``... (dtype unsupported)``). Otherwise
     one bug seen with eight index dtypes would be eight findings.
 
-    >>> signature_tags(("oob-above", "idx:int8", "data:float", "bcast", "0-d"), "wrong value")
+    >>> signature_tags(CaseTags("oob-above", "int8", "float", "bcast", frozenset({"0-d"})), "wrong value")
     ('oob-above', '0-d')
-    >>> signature_tags(("in-range", "idx:uint64", "data:complex"), "error instead of value (dtype unsupported)")
+    >>> signature_tags(CaseTags("in-range", "uint64", "complex"), "error instead of value (dtype unsupported)")
     ('in-range', 'data:complex')
     """
-    keep = SIGNATURE_FLAGS | ({t for t in tags if t.startswith("data:")} if "dtype" in outcome else set())
-    return tags[:1] + tuple(t for t in tags[1:] if t in keep)
+    family = (f"data:{tags.data_family}",) if "dtype" in outcome else ()
+    return (tags.regime, *sorted(tags.flags & SIGNATURE_FLAGS), *family)
 
 
 def translate(cc: ClassCase, ops: Iterable[str] | None = None, arrays: tuple[np.ndarray, np.ndarray] | None = None) -> list[Case]:
@@ -174,5 +176,5 @@ def translate(cc: ClassCase, ops: Iterable[str] | None = None, arrays: tuple[np.
         idx = _index_for(indices, s)
         if attrs is None or idx is None or cc.data_dtype not in s.data_dtypes:
             continue
-        cases.append(Case(s.key, data, idx, attrs, case_tags(cc, data, idx)))
+        cases.append(Case(s.key, data, idx, s.bind(attrs), case_tags(cc, data, idx)))
     return cases

@@ -1,0 +1,122 @@
+"""One drawn case through every oracle: translate, run (every oracle at once),
+judge. Each answer becomes a :class:`Judged`; a non-conforming one has a
+:class:`~conformance.findings.Signature`.
+
+>>> import numpy as np
+>>> from conformance.plans import EqClass
+>>> class Take:  # a stand-in oracle: NumPy's take, in process
+...     name = "take"
+...     def info(self): return OracleInfo("take", "numpy", "1", "cpu", "eager", ("numpy.take",))
+...     def run_many(self, cases): return [Outcome.returned(np.take(c.data, c.indices, **c.attrs)) for c in cases]
+>>> cc = ClassCase(EqClass.BLOCK, (3,), (2,), 0, 0, "int32", "int64", "in-range", False, "contiguous", 0, 0)
+>>> [(j.case.op, j.verdict.outcome) for j in evaluate(cc, [Take()], {"take": Take().info()})]
+[('numpy.take', 'ok')]
+
+Oracles are anything with the :class:`OracleLike` shape: an in-process oracle
+plug-in, an :class:`~conformance.execution.isolation.IsolatedOracle`, or a
+test fake. Their batches are sent at once (:func:`dispatch`), so oracles in
+worker processes work in parallel; whatever an oracle answers is passed
+through :meth:`Outcome.checked <conformance.model.Outcome.checked>`, so a
+broken answer is a protocol-error outcome, never a crash of the campaign.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from conformance.compare import PolicyValues, Verdict, judge, reference_outcome
+from conformance.findings import Signature
+from conformance.model import Case, Outcome, OracleInfo, Reproducer
+from conformance.strategies import POLICY_REGIMES, ClassCase, materialize
+from conformance.translate import signature_tags, translate
+
+
+class OracleLike(Protocol):
+    """What the campaign needs of an oracle."""
+
+    name: str
+
+    def info(self) -> OracleInfo: ...
+
+    def run_many(self, cases: Sequence[Case]) -> list[Outcome]: ...
+
+    def reproducer(self, case: Case, reference: Outcome) -> Reproducer: ...
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One oracle on one translated case."""
+
+    case: Case
+    oracle: str
+    info: OracleInfo
+    reference: Outcome
+    outcome: Outcome
+    verdict: Verdict
+
+    def signature(self) -> Signature:
+        """The discrepancy's signature (its policy only in the policy regimes)."""
+        tags = self.case.tags
+        assert tags is not None, "campaign cases are always tagged"
+        policy = self.verdict.behaviour.value if tags.regime in POLICY_REGIMES else ""
+        i = self.info
+        return Signature(self.case.op, i.name, i.version, i.device, i.mode, self.verdict.outcome, policy, signature_tags(tags, self.verdict.outcome))
+
+
+def _answers(oracle: OracleLike, cases: list[Case]) -> list[Outcome]:
+    """The oracle's outcomes for ``cases``, each checked; a batch that fails
+    as a whole (an oracle that raises, or answers with the wrong count) is a
+    protocol error on every case."""
+    try:
+        got = list(oracle.run_many(cases))
+    except Exception as exc:  # noqa: BLE001 - an oracle that raises has broken its contract
+        return [Outcome.protocol_error(f"run_many raised {type(exc).__name__}: {exc}")] * len(cases)
+    if len(got) != len(cases):
+        return [Outcome.protocol_error(f"answered {len(got)} outcomes for {len(cases)} cases")] * len(cases)
+    return [Outcome.checked(o) for o in got]
+
+
+def dispatch(oracles: Sequence[OracleLike], batches: Mapping[str, list[Case]], pool: ThreadPoolExecutor | None = None) -> dict[str, list[Outcome]]:
+    """Every oracle's batch at once; outcomes by oracle name, in case order.
+
+    Threads only wait on the workers' pipes, so isolated oracles compute in
+    parallel; with no ``pool`` the batches run one after another.
+    """
+    work = [(o, batches[o.name]) for o in oracles if batches.get(o.name)]
+    if pool is None or len(work) < 2:
+        return {o.name: _answers(o, cases) for o, cases in work}
+    futures = {o.name: pool.submit(_answers, o, cases) for o, cases in work}
+    return {name: future.result() for name, future in futures.items()}
+
+
+def evaluate(
+    cc: ClassCase,
+    oracles: Sequence[OracleLike],
+    infos: Mapping[str, OracleInfo],
+    ops: Iterable[str] | None = None,
+    *,
+    pool: ThreadPoolExecutor | None = None,
+) -> list[Judged]:
+    """Every (translated case, oracle implementing its op) pair of ``cc``, judged."""
+    cases = translate(cc, ops, materialize(cc))
+    refs = [reference_outcome(c) for c in cases]
+    values = [PolicyValues(c) for c in cases]
+    mine = {o.name: [i for i, c in enumerate(cases) if c.op in infos[o.name].ops] for o in oracles}
+    answers = dispatch(oracles, {name: [cases[i] for i in idx] for name, idx in mine.items()}, pool)
+    judged: list[Judged] = []
+    for oracle in oracles:
+        for i, got in zip(mine[oracle.name], answers.get(oracle.name, [])):
+            info = infos[oracle.name]
+            judged.append(Judged(cases[i], oracle.name, info, refs[i], got, judge(cases[i], refs[i], got, values[i])))
+    return judged
+
+
+def close_all(oracles: Iterable[Any]) -> None:
+    """Close every oracle that can be closed (workers stop)."""
+    for o in oracles:
+        close = getattr(o, "close", None)
+        if callable(close):
+            close()

@@ -1,0 +1,128 @@
+"""From signatures to findings: shrink each signature's first case (only on
+the finding's own oracle and op), re-run the minimal case on every oracle for
+the side-by-side view, and ask the finding's oracles for their reproducers.
+
+A crash or timeout met while shrinking is itself a signature: it is recorded
+(once) as a finding of its own, never retried (isolated oracles remember the
+cases that hung or crashed them). Past the shrink deadline, or after a stop,
+signatures keep their first example as it was drawn.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from conformance.compare import reference_outcome
+from conformance.evaluate import Judged, OracleLike, evaluate
+from conformance.findings import Finding, Signature
+from conformance.model import Case, Kind, OracleInfo, Outcome
+from conformance.shrink import shrink
+from conformance.strategies import ClassCase
+from conformance.tally import First, Tally, class_case_json, harness_error
+
+if TYPE_CHECKING:
+    from conformance.campaign import Progress, Settings
+
+FAULTS = (Kind.CRASH, Kind.TIMEOUT)
+
+
+def _keeps(sig: Signature, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
+    """The shrink predicate "still has ``sig``", noting new crash/timeout signatures on the way."""
+    failed = False
+
+    def keeps(cc: ClassCase) -> bool:
+        nonlocal failed
+        try:
+            judged = evaluate(cc, [oracle], infos, [sig.op])
+        except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, candidate rejected
+            if not failed:
+                tally.error(harness_error(f"shrink {sig.op} on {sig.oracle}", exc, cc))
+            failed = True
+            return False
+        for j in judged:
+            other = j.signature()
+            if other != sig and j.outcome.kind in FAULTS and other not in tally.first:
+                tally.first[other] = First(cc, j, time.monotonic() - tally.start)
+                tally.counts[other] += 1
+        return any(j.signature() == sig for j in judged)
+
+    return keeps
+
+
+def _sibling(j: Judged) -> dict[str, Any]:
+    return {"op": j.case.op, "oracle": j.oracle, "attrs": dict(j.case.attrs), "outcome": j.outcome.describe(),
+            "verdict": j.verdict.outcome, "behaviour": j.verdict.behaviour.value}  # fmt: skip
+
+
+def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike]) -> tuple[dict[str, str], str | None]:
+    """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along."""
+    scripts: dict[str, str] = {}
+    model = None
+    for oracle in oracles:
+        try:
+            repro = oracle.reproducer(case, ref)
+        except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
+            scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
+            continue
+        scripts[oracle.name] = repro.text
+        if "model.onnx" in repro.attachments:
+            model = base64.b64encode(repro.attachments["model.onnx"]).decode()
+    return scripts, model
+
+
+def make_finding(
+    sig: Signature, first: First, small: ClassCase, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo],
+    count: int, seed: int | None, pool: ThreadPoolExecutor | None,
+) -> Finding:  # fmt: skip
+    """A finding from a minimal class case: the op's case, reference, every
+    oracle's outcome on it, every sibling op's outcome, and the reproducers.
+    If the minimal case no longer shows ``sig`` (a flaky oracle), the first
+    example is kept."""
+    judged = evaluate(small, oracles, infos, pool=pool)
+    own = [j for j in judged if j.case.op == sig.op]
+    hit = next((j for j in own if j.signature() == sig), None)
+    if hit is None:
+        small, hit = first.class_case, first.judged
+        own = [j for j in evaluate(small, oracles, infos, pool=pool) if j.case.op == sig.op] or [hit]
+        judged = own
+    case = hit.case
+    ref = reference_outcome(case)
+    with_op = [o for o in oracles if sig.op in infos[o.name].ops]
+    scripts, model = _reproducers(case, ref, with_op)
+    return Finding(
+        signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=count,
+        first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
+        class_case=class_case_json(small), siblings=[_sibling(j) for j in judged if j.case.op != sig.op],
+    )  # fmt: skip
+
+
+def build_findings(
+    tally: Tally, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo], settings: "Settings", *,
+    shrink_end: float | None, pool: ThreadPoolExecutor | None, progress: "Progress",
+) -> list[Finding]:  # fmt: skip
+    """Every signature of ``tally`` as a finding, in order of first sighting
+    (including crash/timeout signatures met while shrinking)."""
+    by_name = {o.name: o for o in oracles}
+    findings: list[Finding] = []
+    done: set[Signature] = set()
+    while len(done) < len(tally.first):
+        sig, first = next((s, f) for s, f in sorted(tally.first.items(), key=lambda kv: kv[1].seconds) if s not in done)
+        done.add(sig)
+        try:
+            small = first.class_case
+            if shrink_end is None or time.monotonic() < shrink_end:
+                small = shrink(small, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)
+            finding = make_finding(sig, first, small, oracles, infos, tally.counts[sig], settings.seed, pool)
+        except Exception as exc:  # noqa: BLE001 - keep the first example as it was
+            tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
+            j = first.judged
+            finding = Finding(sig, j.case, j.reference, {j.oracle: j.outcome}, tally.counts[sig], round(first.seconds, 3),
+                              settings.seed, class_case=class_case_json(first.class_case))  # fmt: skip
+        tally.finding(finding)
+        findings.append(finding)
+        progress.advance(findings=len(findings))
+    return findings
