@@ -35,9 +35,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
@@ -46,52 +45,11 @@ from conformance.evaluate import OracleLike, evaluate
 from conformance.finding_builder import build_findings
 from conformance.findings import RunResult
 from conformance.plans import EqClass
-from conformance.shrink import SHRINK_EVALS
+from conformance.settings import DRAW_SHARE, SHRINK_SHARE, Progress, Settings
 from conformance.stream import ResultStream
 from conformance.strategies import ClassCase, class_cases
 from conformance.tally import Tally, harness_error
 from conformance.translate import targets
-
-DEFAULT_EXAMPLES = 60
-"""Examples per equivalence class of the default campaign (seed 0)."""
-DRAW_SHARE, SHRINK_SHARE = 0.75, 0.17
-"""Of a time budget: drawing gets the first 75%, shrinking the next 17%; the
-rest is for building findings and writing the report."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a campaign draws and how long it may take.
-
-    ``max_examples`` is per equivalence class (default :data:`DEFAULT_EXAMPLES`
-    when there is no ``budget_s``); ``budget_s`` bounds the whole run;
-    ``shard = (i, n)`` judges only the drawn cases ``k`` with ``k % n == i``
-    (every shard draws the same stream).
-    """
-
-    seed: int | None = 0
-    max_examples: int | None = None
-    budget_s: float | None = None
-    ops: tuple[str, ...] | None = None
-    shard: tuple[int, int] = (0, 1)
-    shrink_evals: int = SHRINK_EVALS
-
-    def per_class(self) -> int:
-        if self.max_examples is not None:
-            return self.max_examples
-        return DEFAULT_EXAMPLES if self.budget_s is None else 10**6
-
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "ops": list(self.ops) if self.ops else None, "shard": list(self.shard), "max_examples_per_class": self.per_class()}
-
-
-class Progress(Protocol):
-    """Where the campaign says how it is doing (the console implements it)."""
-
-    def phase(self, name: str, total: int | None) -> None: ...
-
-    def advance(self, *, findings: int) -> None: ...
-
 
 class _Quiet:
     def phase(self, name: str, total: int | None) -> None:
@@ -220,4 +178,4 @@ def run_campaign(
     return result
 
 
-__all__ = ["DEFAULT_EXAMPLES", "Progress", "Settings", "run_campaign"]
+__all__ = ["run_campaign"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import baseline as bl
-from conformance.campaign import Settings, run_campaign
+from conformance.campaign import run_campaign
 from conformance.console import closing_summary, progress_for
 from conformance.evaluate import OracleLike, close_all
 from conformance.execution import registry
@@ -28,6 +28,7 @@ from conformance.execution.environment import describe, run_facts
 from conformance.findings import ResultsFileError, RunResult
 from conformance.junit import junit_xml
 from conformance.model import OracleInfo
+from conformance.settings import Settings
 from conformance.selection import UsageError, check_coverage, parse_shard, positive, select_ops, select_oracles, writable_dir
 from conformance.stream import StreamError, rebuild
 

@@ -14,18 +14,16 @@ import base64
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from conformance.compare import reference_outcome
 from conformance.evaluate import Judged, OracleLike, evaluate
 from conformance.findings import Finding, Signature
 from conformance.model import Case, Kind, OracleInfo, Outcome
+from conformance.settings import Progress, Settings
 from conformance.shrink import shrink
 from conformance.strategies import ClassCase
 from conformance.tally import First, Tally, class_case_json, harness_error
-
-if TYPE_CHECKING:
-    from conformance.campaign import Progress, Settings
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
 
@@ -101,8 +99,8 @@ def make_finding(
 
 
 def build_findings(
-    tally: Tally, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo], settings: "Settings", *,
-    shrink_end: float | None, pool: ThreadPoolExecutor | None, progress: "Progress",
+    tally: Tally, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo], settings: Settings, *,
+    shrink_end: float | None, pool: ThreadPoolExecutor | None, progress: Progress,
 ) -> list[Finding]:  # fmt: skip
     """Every signature of ``tally`` as a finding, in order of first sighting
     (including crash/timeout signatures met while shrinking)."""

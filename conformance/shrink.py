@@ -1,6 +1,6 @@
 """Shrinking a drawn case to a minimal one that keeps its signature.
 
-:func:`shrink` walks :func:`~conformance.strategies.simpler` candidates
+:func:`shrink` walks :func:`simpler` candidates
 greedily to a fixed point: take the first (simplest) candidate that keeps the
 property, start again from it; stop when no candidate does, when the
 evaluation budget is spent, or at the deadline. Every candidate is evaluated
@@ -18,11 +18,53 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
-from conformance.strategies import ClassCase, simpler
+from conformance.arrays import DATA_DTYPES
+from conformance.strategies import LAYOUTS, ClassCase, Shape
 
 SHRINK_EVALS = 60
 """Most distinct candidates evaluated while shrinking one signature."""
+
+
+def simpler(cc: ClassCase) -> list[ClassCase]:
+    """Candidate one-step simplifications of ``cc``, simplest first: drop or
+    shrink a dimension, simplify the seed, layout, specials, mode and dtypes.
+    Used by the campaign's per-signature shrink (keep a candidate only if it
+    still has the signature).
+
+    >>> from conformance.plans import EqClass
+    >>> cc = ClassCase(EqClass.FLAT, (3,), (2,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 5)
+    >>> any(c.data_shape == (2,) for c in simpler(cc)), any(c.seed == 0 for c in simpler(cc))
+    (True, True)
+    """
+    out: list[ClassCase] = []
+    for field_name in ("data_shape", "index_shape"):
+        shape: Shape = getattr(cc, field_name)
+        for d in range(len(shape)):
+            out.append(replace(cc, **{field_name: shape[:d] + shape[d + 1 :]}))
+            for smaller in range(shape[d] - 1, 0, -1):
+                out.append(replace(cc, **{field_name: shape[:d] + (smaller,) + shape[d + 1 :]}))
+    if cc.axis not in (None, 0):
+        out.append(replace(cc, axis=0))
+        out.append(replace(cc, axis=cc.axis - 1 if cc.axis > 0 else cc.axis + 1))
+    if cc.batch_dims:
+        out.append(replace(cc, batch_dims=0))
+        out.append(replace(cc, batch_dims=cc.batch_dims - 1 if cc.batch_dims > 0 else cc.batch_dims + 1))
+    out += [replace(cc, seed=s) for s in (0, 1, cc.seed // 2) if s < cc.seed]
+    if cc.layout != "contiguous":
+        out.append(replace(cc, layout="contiguous"))
+    if cc.special:
+        out.append(replace(cc, special=False))
+    if cc.mode:
+        out.append(replace(cc, mode=0))
+    for name in ("int64", "float32", "int32"):
+        if name != cc.data_dtype:
+            out.append(replace(cc, data_dtype=name))
+    for name in ("int64", "int32"):
+        if name != cc.index_dtype:
+            out.append(replace(cc, index_dtype=name))
+    return sorted((c for c in out if c.size() < cc.size()), key=ClassCase.size)
 
 
 def shrink(

@@ -17,9 +17,9 @@ from conformance.strategies import (
     index_regime,
     index_values,
     materialize,
-    simpler,
     with_layout,
 )
+from conformance.shrink import simpler
 from conformance.translate import broadcast_pattern, case_tags, op_attrs, signature_tags, targets, translate
 
 
