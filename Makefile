@@ -16,9 +16,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/gather-conformance run
 
+# Lint, type-check, then the tests (JUnit XML to $$GC_ARTIFACTS, default .artifacts/, never the user's reports/).
 test: $(STAMP) browser
-	mkdir -p reports
-	$(BIN)/python -m pytest -q -m "not slow" --junitxml=reports/junit.xml
+	$(BIN)/ruff check conformance oracles tests benchmarks
+	$(BIN)/python -m mypy
+	mkdir -p $${GC_ARTIFACTS:-.artifacts}
+	$(BIN)/python -m pytest -q --junitxml=$${GC_ARTIFACTS:-.artifacts}/junit.xml
 
 # Debian's chromium + chromedriver for the report's browser test (never a browser download).
 browser:

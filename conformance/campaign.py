@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +45,14 @@ from hypothesis import seed as hypothesis_seed
 from conformance.evaluate import OracleLike, evaluate
 from conformance.finding_builder import build_findings
 from conformance.findings import RunResult
+from conformance.model import OracleInfo
 from conformance.plans import EqClass
 from conformance.settings import DRAW_SHARE, SHRINK_SHARE, Progress, Settings
-from conformance.stream import ResultStream
 from conformance.strategies import ClassCase, class_cases
+from conformance.stream import ResultStream
 from conformance.tally import Tally, harness_error
 from conformance.translate import targets
+
 
 class _Quiet:
     def phase(self, name: str, total: int | None) -> None:
@@ -102,6 +105,35 @@ def _no_local_constants() -> Iterator[None]:
         providers.CONSTANTS_CACHE.cache.clear()
 
 
+@dataclass
+class _ClassRun:
+    """The body of one class's Hypothesis loop: judge this shard's share of the
+    drawn cases until the class's time slot ends or a stop is asked for."""
+
+    oracles: Sequence[OracleLike]
+    infos: dict[str, OracleInfo]
+    ops: list[str] | None
+    tally: Tally
+    pool: ThreadPoolExecutor
+    progress: Progress
+    stop: threading.Event
+    slot_end: float | None
+    shard: tuple[int, int]
+    drawn: int = 0
+
+    def __call__(self, cc: ClassCase) -> None:
+        if self.stop.is_set() or (self.slot_end is not None and time.monotonic() > self.slot_end):
+            raise _Stop
+        self.drawn += 1
+        if (self.drawn - 1) % self.shard[1] != self.shard[0]:
+            return
+        try:
+            self.tally.add(cc, evaluate(cc, self.oracles, self.infos, self.ops, pool=self.pool))
+        except Exception as exc:  # noqa: BLE001 - the harness never dies on a case
+            self.tally.error(harness_error("evaluate", exc, cc))
+        self.progress.advance(findings=len(self.tally.first))
+
+
 def campaign_classes(infos: dict[str, Any], ops: Sequence[str] | None) -> list[EqClass]:
     """The equivalence classes some oracle can run an op of."""
     covered = {k for i in infos.values() for k in i.ops}
@@ -110,7 +142,7 @@ def campaign_classes(infos: dict[str, Any], ops: Sequence[str] | None) -> list[E
 
 def run_campaign(
     oracles: Sequence[OracleLike],
-    settings: Settings = Settings(),
+    settings: Settings | None = None,
     *,
     out_dir: Path | None = None,
     facts: dict[str, Any] | None = None,
@@ -120,6 +152,7 @@ def run_campaign(
     """Run a campaign (see the module docstring); with ``out_dir``, stream
     ``results.jsonl`` there while running and write ``results.json`` at the end."""
     start = time.monotonic()
+    settings = settings or Settings()
     stop = stop or threading.Event()
     progress = progress or _Quiet()
     infos = {o.name: o.info() for o in oracles}
@@ -132,30 +165,15 @@ def run_campaign(
     if stream:
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
     tally = Tally(start, stream)
-    index, shards = settings.shard
     progress.phase("drawing", None if budget is not None else settings.per_class() * len(classes))
     with ThreadPoolExecutor(max_workers=max(len(oracles), 1)) as pool:
         for n, eq_class in enumerate(classes):
             if stop.is_set():
                 break
             slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
-            drawn = 0
-
-            def body(cc: ClassCase) -> None:
-                nonlocal drawn
-                if stop.is_set() or (slot_end is not None and time.monotonic() > slot_end):
-                    raise _Stop
-                drawn += 1
-                if (drawn - 1) % shards != index:
-                    return
-                try:
-                    tally.add(cc, evaluate(cc, oracles, infos, ops, pool=pool))
-                except Exception as exc:  # noqa: BLE001 - the harness never dies on a case
-                    tally.error(harness_error("evaluate", exc, cc))
-                progress.advance(findings=len(tally.first))
-
+            run = _ClassRun(oracles, infos, ops, tally, pool, progress, stop, slot_end, settings.shard)
             try:
-                _drive(body, eq_class, seed=settings.seed, max_examples=settings.per_class())
+                _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class())
             except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
                 tally.error(harness_error(f"draw {eq_class.value}", exc, None))
         loop_s = time.monotonic() - start

@@ -80,8 +80,8 @@ def parser() -> argparse.ArgumentParser:
 def format_catalog() -> str:
     """The catalog as a plain-text table, one op (and ONNX opset) a line.
 
-    >>> print(format_catalog().splitlines()[0])
-    op                         class           documented index policy  attributes
+    >>> print(format_catalog().splitlines()[0].split())
+    ['op', 'class', 'documented', 'index', 'policy', 'attributes']
     """
     rows = [("op", "class", "documented index policy", "attributes")]
     for s in specs():

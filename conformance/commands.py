@@ -28,8 +28,16 @@ from conformance.execution.environment import describe, run_facts
 from conformance.findings import ResultsFileError, RunResult
 from conformance.junit import junit_xml
 from conformance.model import OracleInfo
+from conformance.selection import (
+    UsageError,
+    check_coverage,
+    parse_shard,
+    positive,
+    select_ops,
+    select_oracles,
+    writable_dir,
+)
 from conformance.settings import Settings
-from conformance.selection import UsageError, check_coverage, parse_shard, positive, select_ops, select_oracles, writable_dir
 from conformance.stream import StreamError, rebuild
 
 OK, GATE_FAILS = 0, 1

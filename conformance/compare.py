@@ -22,7 +22,6 @@ garbage when none explains it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 

@@ -25,7 +25,8 @@ class PlainProgress:
 
     def __init__(self, out: TextIO = sys.stderr, every: float = PLAIN_EVERY_S) -> None:
         self.out, self.every = out, every
-        self.name, self.total, self.done, self.start, self.last = "", None, 0, time.monotonic(), 0.0
+        self.name, self.done, self.start, self.last = "", 0, time.monotonic(), 0.0
+        self.total: int | None = None
 
     def phase(self, name: str, total: int | None) -> None:
         self.name, self.total, self.done, self.start = name, total, 0, time.monotonic()
@@ -50,7 +51,14 @@ class BarProgress:
     """A rich progress bar: phase, bar, count, rate, findings, time left."""
 
     def __init__(self, deadline_s: float | None) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         self._bar = Progress(
             TextColumn("[bold]{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
@@ -91,8 +99,8 @@ def closing_summary(result: RunResult, new: Sequence[Finding], report: str, prob
     ones counted), then other problems, then the report's path."""
     runs = sum(result.cases.values())
     known = len(result.findings) - len(new)
-    lines = [f"{runs} oracle runs in {result.seconds:.1f} s · {len(result.findings)} findings ({len(new)} new, {known} known) · "
-             f"{result.raw_discrepancies} raw discrepancies"]  # fmt: skip
+    head = f"{runs} oracle runs in {result.seconds:.1f} s · {len(result.findings)} findings ({len(new)} new, {known} known)"
+    lines = [f"{head} · {result.raw_discrepancies} raw discrepancies"]
     if result.status != "complete":
         lines.append(f"run {result.status}: results are partial")
     if new:

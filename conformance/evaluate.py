@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from conformance.compare import PolicyValues, Verdict, judge, reference_outcome
 from conformance.findings import Signature
-from conformance.model import Case, Outcome, OracleInfo, Reproducer
+from conformance.model import Case, OracleInfo, Outcome, Reproducer
 from conformance.strategies import POLICY_REGIMES, ClassCase, materialize
 from conformance.translate import signature_tags, translate
 

@@ -53,7 +53,7 @@ class Signature:
         pol = f", observed policy {self.policy}" if self.policy else ""
         return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}, for {', '.join(sorted(self.tags))}"
 
-    def across_versions(self) -> "Signature":
+    def across_versions(self) -> Signature:
         """The same behaviour at any version: what stays equal across an upgrade.
 
         >>> Signature("t.g", "t", "2.13.0", "cpu", "eager", "error", "", ()).across_versions().version
@@ -78,7 +78,7 @@ class MatrixKey:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, d: Mapping[str, str]) -> "MatrixKey":
+    def from_json(cls, d: Mapping[str, str]) -> MatrixKey:
         return cls(d["op"], d["regime"], d["data_family"])
 
 
@@ -123,7 +123,7 @@ class Finding:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Finding":
+    def from_json(cls, d: dict[str, Any]) -> Finding:
         d = dict(d)
         sig = dict(d.pop("signature"))
         sig.pop("key", None)
@@ -156,7 +156,7 @@ class HarnessError:
         return {"stage": self.stage, "error": self.error, "class_case": dict(self.class_case or {}) or None, "traceback": self.traceback}
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "HarnessError":
+    def from_json(cls, d: Mapping[str, Any]) -> HarnessError:
         return cls(d["stage"], d["error"], d.get("class_case"), d.get("traceback", ""))
 
 
@@ -189,7 +189,7 @@ class RunResult:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "RunResult":
+    def from_json(cls, d: dict[str, Any]) -> RunResult:
         d = {k: v for k, v in d.items() if k != "format"}
         d["findings"] = [Finding.from_json(f) for f in d["findings"]]
         d["matrix"] = matrix_from_json(d["matrix"])
@@ -204,7 +204,7 @@ class RunResult:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path) -> "RunResult":
+    def load(cls, path: str | Path) -> RunResult:
         """Read a ``results.json`` / ``findings.json``; a :class:`ResultsFileError`
         naming the file and what is wrong with it if it is not one.
 
@@ -237,4 +237,4 @@ class ResultsFileError(ValueError):
     """A file given as results that is not one."""
 
 
-__all__ = ["RESULTS_FORMAT", "ResultsFileError", "Behaviour", "Case", "Finding", "HarnessError", "Matrix", "MatrixKey", "RunResult", "Signature"]
+__all__ = ["RESULTS_FORMAT", "Behaviour", "Case", "Finding", "HarnessError", "Matrix", "MatrixKey", "ResultsFileError", "RunResult", "Signature"]

@@ -19,10 +19,10 @@ OpKey(framework='onnx', name='Gather', opset=13)
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
-from collections.abc import Mapping
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class OpKey:
     opset: int | None = None
 
     @classmethod
-    def parse(cls, key: str) -> "OpKey":
+    def parse(cls, key: str) -> OpKey:
         """``"onnx.Gather-13"`` -> ``OpKey("onnx", "Gather", 13)``; a ValueError
         for a key with no framework prefix."""
         framework, dot, rest = key.partition(".")
@@ -119,7 +119,7 @@ class CaseTags:
                 "pattern": self.pattern, "flags": sorted(self.flags)}  # fmt: skip
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "CaseTags":
+    def from_json(cls, d: Mapping[str, Any]) -> CaseTags:
         return cls(d["regime"], d["index_dtype"], d["data_family"], d.get("pattern"), frozenset(d.get("flags", ())))
 
 
@@ -138,27 +138,27 @@ class Outcome:
     seconds: float = 0.0
 
     @classmethod
-    def returned(cls, value: np.ndarray, seconds: float = 0.0) -> "Outcome":
+    def returned(cls, value: np.ndarray, seconds: float = 0.0) -> Outcome:
         return cls(Kind.VALUE, value=value, seconds=seconds)
 
     @classmethod
-    def raised(cls, exc: BaseException, error_class: ErrorClass, seconds: float = 0.0) -> "Outcome":
+    def raised(cls, exc: BaseException, error_class: ErrorClass, seconds: float = 0.0) -> Outcome:
         return cls(Kind.ERROR, error_type=type(exc).__name__, message=str(exc), error_class=error_class, seconds=seconds)
 
     @classmethod
-    def crashed(cls, signal: int | None, exit_code: int | None, message: str = "") -> "Outcome":
+    def crashed(cls, signal: int | None, exit_code: int | None, message: str = "") -> Outcome:
         return cls(Kind.CRASH, signal=signal, exit_code=exit_code, message=message)
 
     @classmethod
-    def timed_out(cls, seconds: float) -> "Outcome":
+    def timed_out(cls, seconds: float) -> Outcome:
         return cls(Kind.TIMEOUT, seconds=seconds, message=f"no answer within {seconds:g} s")
 
     @classmethod
-    def unsupported(cls, reason: str) -> "Outcome":
+    def unsupported(cls, reason: str) -> Outcome:
         return cls(Kind.UNSUPPORTED, reason=reason)
 
     @classmethod
-    def protocol_error(cls, message: str) -> "Outcome":
+    def protocol_error(cls, message: str) -> Outcome:
         """The oracle broke its contract (e.g. returned ``None``).
 
         >>> Outcome.protocol_error("returned NoneType").describe()
@@ -167,11 +167,11 @@ class Outcome:
         return cls(Kind.PROTOCOL, message=message)
 
     @classmethod
-    def not_run(cls, reason: str) -> "Outcome":
+    def not_run(cls, reason: str) -> Outcome:
         return cls(Kind.NOT_RUN, reason=reason)
 
     @classmethod
-    def checked(cls, answer: object) -> "Outcome":
+    def checked(cls, answer: object) -> Outcome:
         """``answer`` if it is a well-formed Outcome, else a protocol error saying
         what came instead: the one guard against oracles that break the contract.
 
@@ -217,7 +217,7 @@ class Outcome:
         return d
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "Outcome":
+    def from_json(cls, d: Mapping[str, Any]) -> Outcome:
         d = dict(d)
         d["kind"] = Kind(d["kind"])
         d["error_class"] = ErrorClass(d["error_class"]) if d.get("error_class") else None
@@ -274,7 +274,7 @@ class Case:
                 "tags": self.tags.to_json() if self.tags else None}  # fmt: skip
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "Case":
+    def from_json(cls, d: Mapping[str, Any]) -> Case:
         tags = CaseTags.from_json(d["tags"]) if d.get("tags") else None
         return cls(d["op"], decode_array(d["data"]), decode_array(d["indices"]), dict(d["attrs"]), tags)
 
@@ -298,12 +298,12 @@ class OracleInfo:
         return {**asdict(self), "ops": list(self.ops)}
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "OracleInfo":
+    def from_json(cls, d: Mapping[str, Any]) -> OracleInfo:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known and k != "ops"}, ops=tuple(d.get("ops", ())))
 
 
-CaseLike = Union[Case, tuple]
+CaseLike = Case | tuple
 """A :class:`Case`, or a tuple ``(op, data, indices)`` / ``(op, data, indices, attrs)``."""
 
 

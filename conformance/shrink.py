@@ -20,16 +20,25 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from conformance.arrays import DATA_DTYPES
-from conformance.strategies import LAYOUTS, ClassCase, Shape
+from conformance.strategies import ClassCase, Shape
 
 SHRINK_EVALS = 60
 """Most distinct candidates evaluated while shrinking one signature."""
 
 
+def _drop(shape: Shape, d: int) -> Shape:
+    return shape[:d] + shape[d + 1 :]
+
+
+def _resize(shape: Shape, d: int, n: int) -> Shape:
+    return shape[:d] + (n,) + shape[d + 1 :]
+
+
 def simpler(cc: ClassCase) -> list[ClassCase]:
     """Candidate one-step simplifications of ``cc``, simplest first: drop or
-    shrink a dimension, simplify the seed, layout, specials, mode and dtypes.
+    shrink a dimension of one shape, or drop the same dimension of both (the
+    axis moved along, so equal-rank classes lose rank), simplify the seed,
+    layout, specials, mode and dtypes.
     Used by the campaign's per-signature shrink (keep a candidate only if it
     still has the signature).
 
@@ -39,12 +48,18 @@ def simpler(cc: ClassCase) -> list[ClassCase]:
     (True, True)
     """
     out: list[ClassCase] = []
-    for field_name in ("data_shape", "index_shape"):
-        shape: Shape = getattr(cc, field_name)
-        for d in range(len(shape)):
-            out.append(replace(cc, **{field_name: shape[:d] + shape[d + 1 :]}))
-            for smaller in range(shape[d] - 1, 0, -1):
-                out.append(replace(cc, **{field_name: shape[:d] + (smaller,) + shape[d + 1 :]}))
+    data, idx = cc.data_shape, cc.index_shape
+    for d in range(len(data)):
+        out.append(replace(cc, data_shape=_drop(data, d)))
+        out += [replace(cc, data_shape=_resize(data, d, n)) for n in range(data[d] - 1, 0, -1)]
+    for d in range(len(idx)):
+        out.append(replace(cc, index_shape=_drop(idx, d)))
+        out += [replace(cc, index_shape=_resize(idx, d, n)) for n in range(idx[d] - 1, 0, -1)]
+    for d in range(min(len(data), len(idx))):  # coordinated: the same dimension of both (equal-rank classes)
+        axis = cc.axis - 1 if cc.axis is not None and cc.axis > d else cc.axis
+        out.append(replace(cc, data_shape=_drop(data, d), index_shape=_drop(idx, d), axis=axis))
+        if data[d] == idx[d] > 1:
+            out.append(replace(cc, data_shape=_resize(data, d, 1), index_shape=_resize(idx, d, 1)))
     if cc.axis not in (None, 0):
         out.append(replace(cc, axis=0))
         out.append(replace(cc, axis=cc.axis - 1 if cc.axis > 0 else cc.axis + 1))

@@ -46,7 +46,7 @@ class ResultStream:
         self._out = out
 
     @classmethod
-    def create(cls, path: Path) -> "ResultStream":
+    def create(cls, path: Path) -> ResultStream:
         """A stream writing to ``path`` (replacing an older one)."""
         return cls(path.open("w", encoding="utf-8"))
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from conformance.evaluate import Judged
 from conformance.findings import Finding, HarnessError, Matrix, MatrixKey, Signature
-from conformance.stream import ResultStream
 from conformance.strategies import ClassCase
+from conformance.stream import ResultStream
 
 
 def class_case_json(cc: ClassCase) -> dict[str, Any]:

@@ -48,9 +48,8 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
     graph = {name: _imports(path, modules) - {name} for name, path in modules.items()}
-    for name in graph:  # importing a.b.c runs a/__init__ and a/b/__init__: not an edge we count
-        graph[name] = {m for m in graph[name] if not (modules[m].name == "__init__.py" and name.startswith(m + "."))}
-    return graph
+    # importing a.b.c runs a/__init__ and a/b/__init__: not an edge we count
+    return {name: {m for m in deps if not (modules[m].name == "__init__.py" and name.startswith(m + "."))} for name, deps in graph.items()}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str]:
