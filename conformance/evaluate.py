@@ -61,7 +61,8 @@ class Judged:
         """The discrepancy's signature (its policy only in the policy regimes)."""
         tags = self.case.tags
         assert tags is not None, "campaign cases are always tagged"
-        policy = self.verdict.behaviour.value if tags.regime in POLICY_REGIMES else ""
+        judged_policy = tags.regime in POLICY_REGIMES and self.verdict.outcome != "protocol error"
+        policy = self.verdict.behaviour.value if judged_policy else ""
         i = self.info
         return Signature(self.case.op, i.name, i.version, i.device, i.mode, self.verdict.outcome, policy, signature_tags(tags, self.verdict.outcome))
 

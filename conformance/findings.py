@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -182,7 +182,7 @@ class RunResult:
     status: str = "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
 
     def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k not in ("findings", "matrix", "harness_errors")}
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("findings", "matrix", "harness_errors")}
         return {
             "format": RESULTS_FORMAT, **d, "matrix": matrix_to_json(self.matrix), "findings": [f.to_json() for f in self.findings],
             "harness_errors": [e.to_json() for e in self.harness_errors],

@@ -182,6 +182,8 @@ class Outcome:
         """
         if not isinstance(answer, Outcome):
             return cls.protocol_error(f"answered {type(answer).__name__} instead of an Outcome")
+        if not isinstance(answer.kind, Kind):
+            return cls.protocol_error(f"answered an Outcome of unknown kind {answer.kind!r}")
         if answer.kind is Kind.VALUE and not isinstance(answer.value, np.ndarray):
             return cls.protocol_error(f"returned a {type(answer.value).__name__} instead of an array")
         return answer

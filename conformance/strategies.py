@@ -119,7 +119,9 @@ def axis_sizes(cc: ClassCase) -> np.ndarray:
     if cc.eq_class is EqClass.FLAT:
         return np.array(math.prod(d))
     if cc.eq_class is EqClass.ND:
-        k = cc.index_shape[-1] if cc.index_shape else 0
+        if not cc.index_shape:  # 0-d indices (a shrink candidate): no coordinate tuple at all
+            return np.array(1)
+        k = cc.index_shape[-1]
         b = max(cc.batch_dims, 0)
         sizes = [d[b + j] if b + j < len(d) else 1 for j in range(k)]
         return np.array(sizes, dtype=np.int64)
@@ -175,22 +177,22 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
     ('negative', 'extreme')
     >>> index_regime(np.array([3], np.int64), 3), index_regime(np.zeros((0, 2), np.int32), 3)
     ('oob-above', 'empty')
-    >>> index_regime(np.array(2**64 - 1, np.uint64), 3)   # 0-d uint64: compared as Python ints
-    'extreme'
+    >>> index_regime(np.array(2**64 - 1, np.uint64), 3), index_regime(np.array(1, np.uint64), 3)   # 0-d uint64
+    ('extreme', 'in-range')
     """
     if indices.size == 0:
         return "empty"
     sizes = np.broadcast_to(np.asarray(sizes), indices.shape)
     info = np.iinfo(indices.dtype)
     wide = indices.astype(object) if indices.dtype == np.uint64 else indices.astype(np.int64)
-    extreme = np.asarray(((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & ((wide >= sizes) | (wide < -sizes)))
-    if extreme.any():
+    extreme = ((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & ((wide >= sizes) | (wide < -sizes))
+    if np.any(extreme):  # np.any: a 0-d object array compares to a plain bool
         return "extreme"
-    if (wide < -sizes).any():
+    if np.any(wide < -sizes):
         return "oob-below"
-    if (wide >= sizes).any():
+    if np.any(wide >= sizes):
         return "oob-above"
-    if (wide < 0).any():
+    if np.any(wide < 0):
         return "negative"
     return "in-range"
 

@@ -9,8 +9,10 @@ import pytest
 
 import oracles
 from conformance import baseline
-from conformance.baseline import Entry, check, in_range, load
-from conformance.campaign import DEFAULT_EXAMPLES, load_oracles, run_campaign
+from conformance.baseline import Entry, annotated, check, in_range, load
+from conformance.campaign import run_campaign
+from conformance.execution import registry
+from conformance.settings import DEFAULT_EXAMPLES, Settings
 from conformance.findings import Case, Finding, RunResult, Signature
 from conformance.model import Outcome
 
@@ -26,8 +28,11 @@ SIG = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead o
 
 def test_known_finding_passes_and_is_annotated() -> None:
     r = _result(SIG)
-    assert check(r, [Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", tags=("0-d",), note="n", link="L")]) == []
-    assert r.findings[0].status == "known" and r.findings[0].baseline_link == "L"
+    entries = [Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", tags=("0-d",), note="n", link="L")]
+    assert check(r, entries) == []
+    marked = annotated(r, entries)
+    assert marked.findings[0].status == "known" and marked.findings[0].baseline_link == "L"
+    assert r.findings[0].status == "new", "checking a run does not change it"
 
 
 def test_new_finding_is_reported() -> None:
@@ -47,6 +52,11 @@ def test_version_ranges() -> None:
     assert in_range("2.13.0+cpu", ">=2.13,<2.14") and not in_range("2.14.0", ">=2.13,<2.14") and in_range("1.2", "==1.*")
 
 
+def test_a_nightly_before_a_release_is_not_in_a_range_starting_at_that_release() -> None:
+    """The hand parser read 0.10.2.dev20260101 as 0.10.2.20260101, inside >=0.10.2 (wrong: PEP 440 puts it before)."""
+    assert not in_range("0.10.2.dev20260101", ">=0.10.2") and in_range("0.10.3.dev20260101", ">=0.10.2,<0.11")
+
+
 def test_packaged_baseline_entries_have_notes_and_faults() -> None:
     for e in load():
         assert e.note and e.at_fault in ("framework", "spec", "docs"), e
@@ -56,11 +66,11 @@ def test_packaged_baseline_entries_have_notes_and_faults() -> None:
 def test_default_campaign_matches_the_baseline() -> None:
     """The deterministic CI campaign (seed 0, DEFAULT_EXAMPLES per class,
     every available oracle, isolated) has no new and no vanished behaviour."""
-    chosen = load_oracles(None, in_process=False)
+    chosen = [registry.get(n) for n in registry.available()]
     try:
-        result = run_campaign(chosen, seed=0, max_examples=DEFAULT_EXAMPLES)
+        result = run_campaign(chosen, Settings(seed=0, max_examples=DEFAULT_EXAMPLES))
     finally:
         for o in chosen:
-            getattr(o, "close", lambda: None)()
+            o.close()
     problems = check(result, baseline.load())
     assert not problems, "\n".join(problems)

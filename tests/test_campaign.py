@@ -8,8 +8,12 @@ import numpy as np
 import pytest
 
 import oracles
-from conformance.campaign import evaluate, run_campaign, shrink
-from conformance.findings import Behaviour, RunResult
+from conformance.behaviour import Behaviour
+from conformance.campaign import run_campaign
+from conformance.evaluate import evaluate
+from conformance.findings import RunResult
+from conformance.settings import Settings
+from conformance.shrink import shrink
 from conformance.plans import EqClass
 from conformance.strategies import ClassCase
 
@@ -25,7 +29,7 @@ def local_oracles():
 @pytest.fixture(scope="module")
 def small_run(local_oracles, tmp_path_factory) -> tuple[RunResult, str]:
     out = tmp_path_factory.mktemp("campaign")
-    return run_campaign(local_oracles, seed=3, max_examples=40, out_dir=out), str(out)
+    return run_campaign(local_oracles, Settings(seed=3, max_examples=40), out_dir=out), str(out)
 
 
 def test_campaign_writes_results_json_that_round_trips(small_run) -> None:
@@ -36,8 +40,8 @@ def test_campaign_writes_results_json_that_round_trips(small_run) -> None:
 
 
 def test_campaign_is_deterministic_for_a_seed(local_oracles) -> None:
-    a = run_campaign(local_oracles, seed=5, max_examples=15, shrink_evals=5)
-    b = run_campaign(local_oracles, seed=5, max_examples=15, shrink_evals=5)
+    a = run_campaign(local_oracles, Settings(seed=5, max_examples=15, shrink_evals=5))
+    b = run_campaign(local_oracles, Settings(seed=5, max_examples=15, shrink_evals=5))
     assert [f.signature.key() for f in a.findings] == [f.signature.key() for f in b.findings]
 
 
