@@ -160,6 +160,8 @@ def run_campaign(
     classes = campaign_classes(infos, ops)
     budget = settings.budget_s
     draw_end = None if budget is None else start + budget * DRAW_SHARE
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
     stream = ResultStream.create(out_dir / "results.jsonl") if out_dir is not None else None
     run_facts = (facts or {}) | {"oracles": {n: i.to_json() for n, i in infos.items()}}
     if stream:

@@ -12,7 +12,6 @@ conformance.selection.UsageError: --max-examples: must be > 0, got 0
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import threading
 from dataclasses import dataclass, replace
@@ -41,8 +40,8 @@ from conformance.settings import Settings
 from conformance.stream import StreamError, rebuild
 
 OK, GATE_FAILS = 0, 1
-RUN_ARTIFACTS = ("results.json", "results.jsonl", "index.html", "findings.json", "summary.md", "comparison.json", "junit.xml")
-"""Files a run writes into its folder; removed before it starts, so nothing stale survives."""
+RUN_ARTIFACTS = ("results.json", "results.jsonl")
+"""Files the campaign writes into its folder (the report clears its own)."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +87,11 @@ def plan_campaign(
 
 def clean(out: Path) -> None:
     """Remove what an earlier run wrote into ``out`` (never other files)."""
+    from conformance.report import clear_outputs
+
     for name in RUN_ARTIFACTS:
         (out / name).unlink(missing_ok=True)
-    for folder in ("scripts", "models"):
-        shutil.rmtree(out / folder, ignore_errors=True)
+    clear_outputs(out)
 
 
 def _load_oracles(plan: CampaignPlan) -> list[OracleLike]:

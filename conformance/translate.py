@@ -19,8 +19,8 @@ index regime, index dtype, data family, broadcasting pattern and the flags
 
 >>> from conformance.strategies import ClassCase
 >>> cc = ClassCase(EqClass.ELEMENT, (2, 3), (2, 1), 1, 0, "float32", "int32", "in-range", False, "contiguous", 0, 0)
->>> sorted(c.op for c in translate(cc))
-['jax.numpy.take_along_axis', 'numpy.take_along_axis', 'onnx.GatherElements-11', 'onnx.GatherElements-13', 'torch.gather', 'torch.take_along_dim', 'webnn.gatherElements']
+>>> "torch.gather" in [c.op for c in translate(cc)], "numpy.take" in [c.op for c in translate(cc)]
+(True, False)
 >>> [c.attrs for c in translate(cc) if c.op == "torch.gather"]
 [{'dim': 1}]
 >>> [c.attrs for c in translate(cc) if c.op == "jax.numpy.take_along_axis"]
@@ -57,8 +57,8 @@ def _flattens(s: OpSpec) -> bool:
 def targets(eq_class: EqClass, ops: Iterable[str] | None = None) -> list[OpSpec]:
     """The catalog entries a case of ``eq_class`` translates into.
 
-    >>> [s.key for s in targets(EqClass.FLAT)]
-    ['numpy.take', 'numpy.take_along_axis', 'torch.take', 'torch.take_along_dim', 'jax.numpy.take', 'jax.numpy.take_along_axis']
+    >>> [s.key for s in targets(EqClass.FLAT, ["torch.take", "numpy.take", "onnx.Gather"])]   # np.take flattens with axis=None
+    ['numpy.take', 'torch.take']
     """
     wanted = set(ops) if ops is not None else None
     chosen = [s for s in specs() if (s.eq_class is eq_class if eq_class is not EqClass.FLAT else _flattens(s))]

@@ -1,4 +1,4 @@
-"""Every docstring example in ``conformance/`` and ``oracles/base.py`` runs."""
+"""Every docstring example in ``conformance/`` (sub-packages included) and ``oracles/base.py`` runs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import conformance
 
 MODULES = sorted(
-    ["conformance"] + [f"conformance.{m.name}" for m in pkgutil.iter_modules(conformance.__path__)] + ["oracles.base"]
+    ["conformance"] + [m.name for m in pkgutil.walk_packages(conformance.__path__, "conformance.")] + ["oracles.base"]
 )
 
 

@@ -3,41 +3,47 @@
 
 from __future__ import annotations
 
-import argparse
+import ast
 import base64
+import copy
 import json
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from conformance.findings import Case, Finding, RunResult, Signature
-from conformance.report import (
-    array_view,
-    build_report,
-    compare_runs,
-    differing_coordinates,
-    finding_anchor,
-    main_report,
-    matrix_rows,
-    merge_runs,
-    render_html,
-)
-from conformance.summary import markdown_summary
-from conformance.model import ErrorClass, Kind, Outcome
+import conformance.report
+from conformance.behaviour import BEHAVIOURS, css_class
+from conformance.findings import Case, Finding, HarnessError, MatrixKey, RunResult, Signature
+from conformance.model import CaseTags, ErrorClass, Kind, Outcome
+from conformance.report import build_report, load_runs
+from conformance.report.arrays_view import array_view, differing_coordinates
+from conformance.report.html import render_html
+from conformance.report.markdown import markdown_summary
+from conformance.report.matrix_view import MatrixCell, MatrixRow, matrix_rows
+from conformance.report.runs import compare_runs, merge_runs
+from conformance.report.views import finding_anchor
 
-VERSIONS = {"numpy": "2.4.6", "torch": "2.13.0", "onnxruntime": "1.31.1", "tensorflow": "2.21.0", "jax": "0.10.2"}
-FACTS = {
+REPORT_PACKAGE = Path(conformance.report.__file__).parent
+
+VERSIONS: dict[str, str] = {"numpy": "2.4.6", "torch": "2.13.0", "onnxruntime": "1.31.1", "tensorflow": "2.21.0", "jax": "0.10.2"}
+ORACLE_FACTS: list[dict[str, Any]] = [
+    {"name": n, "framework": n, "version": v, "device": "cpu", "mode": "eager", "ops": [f"{n}.gather"]} for n, v in VERSIONS.items()
+]
+FACTS: dict[str, Any] = {
     "python": "3.11.7", "platform": "Linux-x86_64", "cores": 2, "threads": {"torch": {"num_threads": 2}},
-    "oracles": [{"name": n, "framework": n, "version": v, "device": "cpu", "mode": "eager", "ops": [f"{n}.gather"]} for n, v in VERSIONS.items()],
+    "oracles": ORACLE_FACTS,
 }  # fmt: skip (the shape of oracles.environment.run_facts())
 
 
-def facts_with(**versions: str) -> dict:
+def facts_with(**versions: str) -> dict[str, Any]:
     """FACTS with some oracles' versions changed."""
-    return dict(FACTS, oracles=[dict(o, version=versions.get(o["name"], o["version"])) for o in FACTS["oracles"]])
+    return dict(FACTS, oracles=[dict(o, version=versions.get(o["name"], o["version"])) for o in ORACLE_FACTS])
+
+
 ONNX_BYTES = b"\x08\x09\x12\x07synthetic-model"
 
 
@@ -47,7 +53,7 @@ def _sig(op: str, oracle: str, version: str, outcome: str, policy: str, *tags: s
 
 def onnx_finding() -> Finding:
     """onnxruntime zero-fills an out-of-range GatherElements index the reference rejects."""
-    case = Case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], np.float32), np.array([[0, 7], [1, 0]], np.int64), {"axis": 1}, ("oob-above", "int64"))
+    case = Case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], np.float32), np.array([[0, 7], [1, 0]], np.int64), {"axis": 1}, CaseTags("oob-above", "int64", "float"))
     ref = Outcome.raised(IndexError("index 7 is out of bounds for axis 1 with size 2"), ErrorClass.INDEX_OUT_OF_RANGE)
     got = Outcome.returned(np.array([[1.5, 0.0], [4.5, 3.5]], np.float32))
     return Finding(
@@ -59,7 +65,7 @@ def onnx_finding() -> Finding:
 
 def crash_finding() -> Finding:
     """torch crashes (SIGSEGV) on a huge index."""
-    case = Case("torch.gather", np.arange(6, dtype=np.int32).reshape(2, 3), np.array([[2**40, 0, 1]], np.int64), {"dim": 1}, ("oob-above", "huge"))
+    case = Case("torch.gather", np.arange(6, dtype=np.int32).reshape(2, 3), np.array([[2**40, 0, 1]], np.int64), {"dim": 1}, CaseTags("oob-above", "int64", "int", flags=frozenset({"huge"})))
     ref = Outcome.raised(IndexError("index 1099511627776 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE)
     return Finding(
         _sig("torch.gather", "torch", "2.13.0", "crash", "crash", "oob-above", "huge"), case, ref,
@@ -70,7 +76,7 @@ def crash_finding() -> Finding:
 
 def string_finding() -> Finding:
     """TensorFlow returns the wrong string (and the strings need escaping)."""
-    case = Case("tensorflow.gather", np.array(["<b>x</b>", "a&b", ""]), np.array([2, 0], np.int32), {"axis": 0, "batch_dims": 0}, ("in-range", "str"))
+    case = Case("tensorflow.gather", np.array(["<b>x</b>", "a&b", ""]), np.array([2, 0], np.int32), {"axis": 0, "batch_dims": 0}, CaseTags("in-range", "int32", "str"))
     ref = Outcome.returned(np.array(["", "<b>x</b>"]))
     got = Outcome.returned(np.array(["", "<b>y</b>"]))
     return Finding(_sig("tensorflow.gather", "tensorflow", "2.21.0", "value", "garbage", "in-range", "str"), case, ref, {"tensorflow": got}, count=5, first_seen_s=1.0)
@@ -78,7 +84,7 @@ def string_finding() -> Finding:
 
 def known_finding() -> Finding:
     """A known (baseline) clamp, with an error message to quote verbatim."""
-    case = Case("jax.numpy.take", np.array([10, 20, 30], np.int64), np.array([-1], np.int64), {"axis": 0, "mode": "clip"}, ("negative", "int64"))
+    case = Case("jax.numpy.take", np.array([10, 20, 30], np.int64), np.array([-1], np.int64), {"axis": 0, "mode": "clip"}, CaseTags("negative", "int64", "int"))
     return Finding(
         _sig("jax.numpy.take", "jax", "0.10.2", "error", "raises", "negative", "int64"), case, Outcome.returned(np.array([10], np.int64)),
         {"jax": Outcome.raised(ValueError("negative index -1 rejected: 'clip' <mode>"), ErrorClass.NEGATIVE_INDEX)},
@@ -87,14 +93,14 @@ def known_finding() -> Finding:
 
 
 MATRIX = {
-    "onnx.GatherElements|oob-above|float": {"onnxruntime": {"zero-fills": 12, "conforms": 3}, "numpy": {"conforms": 15}},
-    "onnx.GatherElements|oob-above|int": {"onnxruntime": {"zero-fills": 4}, "numpy": {"conforms": 4}},
-    "torch.gather|oob-above|int": {"torch": {"crash": 2, "raises": 30}},
-    "torch.gather|in-range|int": {"torch": {"conforms": 50}},
-    "torch.gather|in-range|float": {"torch": {"conforms": 40}},
-    "tensorflow.gather|in-range|str": {"tensorflow": {"garbage": 5, "conforms": 1}},
-    "jax.numpy.take|negative|int": {"jax": {"raises": 40}},
-    "numpy.take|negative|int": {"numpy": {"conforms": 40}},
+    MatrixKey("onnx.GatherElements", "oob-above", "float"): {"onnxruntime": {"zero-fills": 12, "conforms": 3}, "numpy": {"conforms": 15}},
+    MatrixKey("onnx.GatherElements", "oob-above", "int"): {"onnxruntime": {"zero-fills": 4}, "numpy": {"conforms": 4}},
+    MatrixKey("torch.gather", "oob-above", "int"): {"torch": {"crash": 2, "raises": 30}},
+    MatrixKey("torch.gather", "in-range", "int"): {"torch": {"conforms": 50}},
+    MatrixKey("torch.gather", "in-range", "float"): {"torch": {"conforms": 40}},
+    MatrixKey("tensorflow.gather", "in-range", "str"): {"tensorflow": {"garbage": 5, "conforms": 1}},
+    MatrixKey("jax.numpy.take", "negative", "int"): {"jax": {"raises": 40}},
+    MatrixKey("numpy.take", "negative", "int"): {"numpy": {"conforms": 40}},
 }
 
 
@@ -102,7 +108,7 @@ def synthetic_run(seed: int = 3, facts: dict | None = None) -> RunResult:
     """A run with an ONNX, a crash, a string-dtype and a known finding."""
     return RunResult(
         facts=dict(facts or FACTS), seed=seed, budget={"examples": 200, "seconds": 30}, cases={"numpy": 59, "onnxruntime": 19, "torch": 122, "tensorflow": 6, "jax": 40},
-        seconds=4.0, matrix=json.loads(json.dumps(MATRIX)), findings=[onnx_finding(), crash_finding(), string_finding(), known_finding()], raw_discrepancies=59,
+        seconds=4.0, matrix=copy.deepcopy(MATRIX), findings=[onnx_finding(), crash_finding(), string_finding(), known_finding()], raw_discrepancies=59,
     )  # fmt: skip
 
 
@@ -147,7 +153,7 @@ def test_array_view_truncates_large_arrays() -> None:
 
 def test_merging_shards_sums_matrix_counts_cases_and_raw_discrepancies() -> None:
     merged = merge_runs([synthetic_run(), synthetic_run()])
-    assert merged.matrix["torch.gather|oob-above|int"]["torch"] == {"crash": 4, "raises": 60}
+    assert merged.matrix[MatrixKey("torch.gather", "oob-above", "int")]["torch"] == {"crash": 4, "raises": 60}
     assert merged.cases["torch"] == 244 and merged.raw_discrepancies == 118 and merged.seconds == 8.0
     assert merged.seed == 3 and merged.facts["shards_merged"] == 2
 
@@ -176,7 +182,7 @@ def test_merging_refuses_results_from_different_versions_but_ignores_volatile_fa
 def test_comparing_runs_reports_appeared_disappeared_and_changed_findings_cells_and_facts() -> None:
     old = synthetic_run(facts=facts_with(torch="2.12.0"))
     old.findings = [replace(crash_finding(), signature=replace(crash_finding().signature, version="2.12.0")), known_finding()]
-    old.matrix["torch.gather|oob-above|int"] = {"torch": {"raises": 32}}
+    old.matrix[MatrixKey("torch.gather", "oob-above", "int")] = {"torch": {"raises": 32}}
     new = synthetic_run()
     new.findings = [crash_finding(), onnx_finding()]
     c = compare_runs(old, new)
@@ -194,20 +200,26 @@ def test_comparing_a_run_with_itself_finds_nothing() -> None:
 # -- the matrix -------------------------------------------------------------------------
 
 
+def cell(row: MatrixRow, oracle: str) -> MatrixCell:
+    c = row.cells[oracle]
+    assert c is not None, f"no {oracle} cell"
+    return c
+
+
 def test_matrix_collapses_dtype_families_that_behave_alike_and_links_their_findings() -> None:
     run = synthetic_run()
     rows = matrix_rows(run.matrix, ["onnxruntime", "numpy", "torch", "tensorflow", "jax"], run.findings)
     by = {(r.op, r.regime, tuple(r.families)): r for r in rows}
     onnx_row = by[("onnx.GatherElements", "oob-above", ("float", "int"))]
-    assert onnx_row.cells["onnxruntime"].worst == "zero-fills" and onnx_row.cells["onnxruntime"].counts == {"zero-fills": 16, "conforms": 3}
-    assert [f.signature.oracle for f in onnx_row.cells["onnxruntime"].findings] == ["onnxruntime"]
+    assert cell(onnx_row, "onnxruntime").worst == "zero-fills" and cell(onnx_row, "onnxruntime").counts == {"zero-fills": 16, "conforms": 3}
+    assert [f.signature.oracle for f in cell(onnx_row, "onnxruntime").findings] == ["onnxruntime"]
     assert onnx_row.cells["torch"] is None
-    assert by[("torch.gather", "oob-above", ("int",))].cells["torch"].worst == "crash"
-    assert by[("torch.gather", "in-range", ("int", "float"))].cells["torch"].worst == "conforms"
+    assert cell(by[("torch.gather", "oob-above", ("int",))], "torch").worst == "crash"
+    assert cell(by[("torch.gather", "in-range", ("int", "float"))], "torch").worst == "conforms"
 
 
 def test_matrix_splits_a_row_by_dtype_family_where_families_behave_differently() -> None:
-    m = {"t|neg|int": {"a": {"raises": 1}}, "t|neg|float": {"a": {"wraps": 1}}}
+    m = {MatrixKey("t", "neg", "int"): {"a": {"raises": 1}}, MatrixKey("t", "neg", "float"): {"a": {"wraps": 1}}}
     assert [r.families for r in matrix_rows(m, ["a"], [])] == [["int"], ["float"]]
 
 
@@ -288,7 +300,7 @@ def test_comparison_report_shows_what_appeared_and_writes_comparison_json(tmp_pa
     old.findings = old.findings[:2]
     old.save(tmp_path / "old.json")
     new.save(tmp_path / "new.json")
-    index = build_report([tmp_path / "old.json", tmp_path / "new.json"], tmp_path / "out", compare=True)
+    index = build_report(load_runs([tmp_path / "old.json", tmp_path / "new.json"]), tmp_path / "out", compare=True)
     html = index.read_text()
     assert 'id="comparison"' in html and "Appeared (2)" in html and "Disappeared (0)" in html
     assert len(json.loads((tmp_path / "out" / "comparison.json").read_text())["appeared"]) == 2
@@ -311,18 +323,127 @@ def test_markdown_summary_lists_findings_new_first_and_the_cells_that_do_not_con
     assert "| torch.gather · oob-above · int | torch | crash 2, raises 30 |" in md
 
 
-def test_main_report_merges_shards_from_paths_and_returns_2_when_they_cannot_be_merged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_reports_from_paths_merge_shards_and_refuse_results_that_cannot_be_merged(tmp_path: Path) -> None:
     synthetic_run().save(tmp_path / "a.json")
     synthetic_run(seed=4).save(tmp_path / "b.json")
     synthetic_run(facts=dict(FACTS, platform="Darwin")).save(tmp_path / "c.json")
-    assert main_report(argparse.Namespace(results=[tmp_path / "a.json", tmp_path / "b.json"], out=tmp_path / "r", compare=False)) == 0
-    assert "report: " in capsys.readouterr().out
+    assert build_report(load_runs([tmp_path / "a.json", tmp_path / "b.json"]), tmp_path / "r").name == "index.html"
     assert RunResult.load(tmp_path / "r" / "findings.json").findings[0].count == 24
-    assert main_report(argparse.Namespace(results=[tmp_path / "a.json", tmp_path / "c.json"], out=tmp_path / "r2", compare=False)) == 2
-    assert "platform" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="platform"):
+        build_report(load_runs([tmp_path / "a.json", tmp_path / "c.json"]), tmp_path / "r2")
+    assert not (tmp_path / "r2").exists()
 
 
 def test_outcome_kinds_each_render(report_dir: Path) -> None:
     html = (report_dir / "index.html").read_text()
     for kind in (Kind.VALUE, Kind.ERROR, Kind.CRASH):
         assert f"kind kind-{kind.value}" in html
+
+
+# -- behaviour colours, run status, harness errors ------------------------------------------------------
+
+
+def test_page_colours_and_legend_come_from_the_behaviour_table(report_dir: Path) -> None:
+    html = (report_dir / "index.html").read_text()
+    style = (REPORT_PACKAGE.parent / "templates" / "_style.css.j2").read_text()
+    assert not re.search(r"^\s*\.b-", style, re.MULTILINE), "behaviour colours are generated, not hand-written"
+    for behaviour, look in BEHAVIOURS.items():
+        assert re.search(rf"\.{css_class(behaviour.value)} {{ background: {look.background};", html), behaviour
+        assert f'title="{look.meaning}"' in html.replace("&#39;", "'"), behaviour  # the legend says what each word means
+
+
+def test_protocol_errors_and_not_run_outcomes_render_with_their_own_badges() -> None:
+    f = known_finding()
+    f.outcomes = {"jax": Outcome.protocol_error("answered NoneType instead of an Outcome"), "numpy": Outcome.not_run("worker broken")}
+    html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
+    assert 'class="kind kind-protocol-error"' in html and "answered NoneType instead of an Outcome" in html
+    assert 'class="kind kind-not-run"' in html and "worker broken" in html
+    assert ".kind-protocol-error {" in html and ".kind-not-run {" in html
+
+
+def test_harness_errors_and_an_incomplete_status_show_and_survive_merging() -> None:
+    a, b = synthetic_run(), synthetic_run()
+    a.harness_errors = [HarnessError("judge", "KeyError: 'x'", {"seed": 1}, "Traceback ...")]
+    b.status = "interrupted"
+    merged = merge_runs([a, b])
+    assert [e.stage for e in merged.harness_errors] == ["judge"] and merged.status == "interrupted"
+    html = render_html(merged)
+    assert 'id="harness"' in html and "KeyError: &#39;x&#39;" in html and 'id="run-status"' in html
+    md = markdown_summary(merged).splitlines()
+    assert "**Run interrupted**" in md[4] and "**1 harness error** (judge: KeyError: 'x')" == md[5]
+    assert 'id="harness"' not in render_html(synthetic_run())
+
+
+def test_comparison_changes_link_the_finding_they_are_about() -> None:
+    old, new = synthetic_run(facts=facts_with(torch="2.12.0")), synthetic_run()
+    old.findings = [replace(crash_finding(), signature=replace(crash_finding().signature, version="2.12.0"))]
+    html = render_html(new, compare_runs(old, new))
+    assert f'<a href="#{finding_anchor(crash_finding())}">{crash_finding().signature.words()}</a>' in html
+
+
+# -- the report folder is the report's own ------------------------------------------------------------------
+
+
+def test_a_report_replaces_what_an_earlier_report_wrote_and_keeps_other_files(tmp_path: Path) -> None:
+    build_report([synthetic_run()], tmp_path)
+    old, new = synthetic_run(), synthetic_run()
+    old.findings = old.findings[:1]
+    build_report([old, new], tmp_path, compare=True)
+    assert (tmp_path / "comparison.json").exists()
+    (tmp_path / "results.jsonl").write_text("{}\n")
+    (tmp_path / "scripts" / "my-notes.py").write_text("# mine\n")
+    (tmp_path / "notes.md").write_text("mine\n")
+    run = synthetic_run()
+    run.findings = [string_finding()]  # no scripts, no model
+    build_report([run], tmp_path)
+    assert not (tmp_path / "comparison.json").exists() and not (tmp_path / "models").exists()
+    assert [p.name for p in (tmp_path / "scripts").iterdir()] == ["my-notes.py"]
+    assert (tmp_path / "results.jsonl").exists() and (tmp_path / "notes.md").exists()
+    assert len(RunResult.load(tmp_path / "findings.json").findings) == 1
+
+
+# -- the package's structure ------------------------------------------------------------------------
+
+
+def report_imports() -> dict[str, set[str]]:
+    """Each module of conformance/report -> the modules of the package it
+    imports (and ``ext:<name>`` for top-level packages outside ``conformance``), from its AST."""
+    modules = {p.stem: p for p in REPORT_PACKAGE.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{a.name}" for a in node.names] if node.module == "conformance.report" else [node.module]
+            for full in names:
+                parts = full.split(".")
+                if parts[:2] == ["conformance", "report"]:
+                    targets.add(parts[2] if len(parts) > 2 and parts[2] in modules else "__init__")
+                elif parts[0] != "conformance":
+                    targets.add(f"ext:{parts[0]}")
+        graph[name] = targets - {name}
+    return graph
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), set()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_report_modules_import_each_other_without_cycles_and_the_renderers_stay_apart() -> None:
+    graph = report_imports()
+    assert {"html", "markdown", "views", "runs"} <= set(graph)
+    for name in graph:
+        assert name not in reachable(graph, name), f"import cycle through conformance/report/{name}.py"
+    assert "markdown" not in reachable(graph, "html") and "html" not in reachable(graph, "markdown")
+    assert {"views"} <= graph["html"] & graph["markdown"]
+    assert "__init__" not in set().union(*(graph[n] for n in graph if n != "__init__"))
+    for name, targets in graph.items():
+        assert "ext:oracles" not in targets and "ext:argparse" not in targets, name

@@ -13,9 +13,10 @@ browser or driver the tests skip and say which is missing.
 The page is opened from disk (``file://``), as a CI artifact would be; the test
 checks the matrix and every finding section, that the page logs nothing at
 SEVERE level in the browser console, that anchors and copy buttons work, and
-saves a full-page screenshot to the pytest tmp dir and to
-``reports/screenshot.png`` (the small real campaign; the synthetic run's goes
-to ``reports/screenshot-synthetic.png``).
+saves full-page screenshots (``screenshot-campaign.png``,
+``screenshot-synthetic.png``, ``comparison.png``) to the test's pytest tmp dir,
+or to ``$GC_ARTIFACTS`` when that is set (a CI artifact folder); never into
+the user's ``reports/``.
 """
 
 from __future__ import annotations
@@ -25,14 +26,18 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
-
-from conformance.findings import RunResult
-from conformance.report import build_report, finding_anchor
 from test_report import facts_with, synthetic_run
 
-REPO = Path(__file__).resolve().parents[1]
+from conformance.findings import RunResult
+from conformance.report import build_report
+from conformance.report.views import finding_anchor
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
 CHROME_FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,1000",
@@ -54,20 +59,24 @@ def small_real_run(tmp: Path) -> RunResult:
     """A small real campaign (numpy, torch and onnxruntime in process, a few
     examples per class, 15 s at most); skips if the campaign is not there."""
     try:
-        from conformance.campaign import load_oracles, run_campaign
-        from oracles import available
+        from conformance.campaign import run_campaign
+        from conformance.evaluate import close_all
+        from conformance.execution import registry
+        from conformance.settings import Settings
     except ImportError as exc:
         pytest.skip(f"no campaign to run: {exc}")
-    oracles = load_oracles([o for o in CAMPAIGN_ORACLES if o in available()], in_process=True)
+    tmp.mkdir(parents=True, exist_ok=True)
+    here = registry.available()
+    oracles = [registry.get(o, isolated=False) for o in CAMPAIGN_ORACLES if o in here]
     try:
-        return run_campaign(oracles, seed=0, max_examples=15, budget_s=15, out_dir=tmp)
+        settings = Settings(seed=0, max_examples=15, budget_s=15)
+        return run_campaign(oracles, settings, out_dir=tmp)  # type: ignore[arg-type]  # the registry's oracles are OracleLike
     finally:
-        for o in oracles:
-            getattr(o, "close", lambda: None)()
+        close_all(oracles)
 
 
 @pytest.fixture(scope="module")
-def driver() -> Iterator[object]:
+def driver() -> Iterator[WebDriver]:
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium==4.52.0)")
     from selenium.webdriver.chrome.service import Service
 
@@ -91,18 +100,23 @@ def driver() -> Iterator[object]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def open_page(driver: object, index: Path) -> list[dict]:
+def open_page(driver: WebDriver, index: Path) -> list[dict[str, Any]]:
     """Load the page from disk, wait for its script, return the console log so far."""
     driver.get(index.as_uri())
     assert driver.execute_script("return document.documentElement.getAttribute('data-report-ready')") == "1", "the page's script did not run"
     return driver.get_log("browser")
 
 
-def severe(log: list[dict]) -> list[dict]:
+def severe(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [entry for entry in log if entry["level"] == "SEVERE"]
 
 
-def save_screenshot(driver: object, path: Path) -> Path:
+def artifact_dir(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$GC_ARTIFACTS`` if set, else the test's tmp dir."""
+    return Path(os.environ["GC_ARTIFACTS"]) if os.environ.get("GC_ARTIFACTS") else tmp_path
+
+
+def save_screenshot(driver: WebDriver, path: Path) -> Path:
     """A full-page PNG (the window is stretched to the page's height, then restored)."""
     height = driver.execute_script("window.scrollTo(0, 0); return Math.min(document.documentElement.scrollHeight, 12000)")
     driver.set_window_size(1400, height)
@@ -113,7 +127,7 @@ def save_screenshot(driver: object, path: Path) -> Path:
 
 
 @pytest.mark.parametrize("source", ["campaign", "synthetic"])
-def test_report_opens_from_disk_with_matrix_every_finding_working_links_and_no_console_errors(driver: object, tmp_path: Path, source: str) -> None:
+def test_report_opens_from_disk_with_matrix_every_finding_working_links_and_no_console_errors(driver: WebDriver, tmp_path: Path, source: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -126,13 +140,13 @@ def test_report_opens_from_disk_with_matrix_every_finding_working_links_and_no_c
     if run.matrix:
         assert driver.find_elements(By.CSS_SELECTOR, "#matrix-table tbody tr")
     sections = driver.find_elements(By.CSS_SELECTOR, "section.finding")
-    assert sorted(s.get_attribute("id") for s in sections) == sorted(finding_anchor(f) for f in run.findings)
+    assert sorted(s.get_attribute("id") or "" for s in sections) == sorted(finding_anchor(f) for f in run.findings)
     for f in run.findings:
         assert driver.find_element(By.ID, finding_anchor(f)).is_displayed()
 
     links = driver.find_elements(By.CSS_SELECTOR, "#matrix-table .refs a")
     if links:
-        target = links[0].get_attribute("href").split("#", 1)[1]
+        target = (links[0].get_attribute("href") or "").split("#", 1)[1]
         links[0].click()
         assert driver.execute_script("return location.hash") == f"#{target}"
     buttons = driver.find_elements(By.CSS_SELECTOR, "button.copy")
@@ -143,12 +157,11 @@ def test_report_opens_from_disk_with_matrix_every_finding_working_links_and_no_c
 
     assert severe(driver.get_log("browser")) == []
     open_page(driver, index)  # afresh: no :target highlight, scrolled to the top
-    shot = save_screenshot(driver, tmp_path / "screenshot.png")
-    shutil.copyfile(shot, REPO / "reports" / ("screenshot.png" if source == "campaign" else f"screenshot-{source}.png"))
+    shot = save_screenshot(driver, artifact_dir(tmp_path) / f"screenshot-{source}.png")
     assert shot.stat().st_size > 10_000
 
 
-def test_comparison_report_renders_without_console_errors(driver: object, tmp_path: Path) -> None:
+def test_comparison_report_renders_without_console_errors(driver: WebDriver, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
     old, new = synthetic_run(), synthetic_run()
@@ -158,4 +171,4 @@ def test_comparison_report_renders_without_console_errors(driver: object, tmp_pa
     log = open_page(driver, index)
     assert severe(log) == [], f"console errors: {log}"
     assert "Appeared (1)" in driver.find_element(By.ID, "comparison").text
-    save_screenshot(driver, tmp_path / "comparison.png")
+    save_screenshot(driver, artifact_dir(tmp_path) / "comparison.png")
