@@ -17,6 +17,16 @@ and the overhead of each over in-process, in percent (target: isolated adds
 
     oracle          op                 in-process µs  isolated µs  overhead  batched µs  overhead
     onnxruntime     onnx.Gather-13              62.0        160.0     +158%        70.0      +13%
+
+Then, over the same oracles (fake-returns left out) and in the same run, the
+oracle runs per second of one batch of ``--batch`` cases per oracle (the
+small case, each oracle's op), dispatched *sequentially* (one oracle's
+``run_many`` after another) and *concurrently* (:func:`run_on_all`: every
+worker at once), best of ``--rounds``::
+
+    dispatch      oracles  cases  seconds  oracle runs/s
+    sequential          7  14000     1.20        11667
+    concurrent          7  14000     0.70        20000
 """
 
 from __future__ import annotations
@@ -32,8 +42,8 @@ from typing import Any
 import numpy as np
 
 import oracles
+from conformance.execution import IsolatedOracle, registered, run_on_all
 from conformance.model import Kind
-from conformance.execution.registry import registered
 
 DATA = np.arange(12, dtype=np.int64).reshape(4, 3)
 INDICES = np.array([3, 1], dtype=np.int64)
@@ -50,7 +60,7 @@ def median_us(call: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times) * 1e6
 
 
-def small_op(oracle: oracles.Oracle) -> str | None:
+def small_op(oracle: Any) -> str | None:
     """The first op of ``oracle`` that returns a value on the small case."""
     for op in oracle.info().ops:
         if oracle.run(op, DATA, INDICES).kind is Kind.VALUE:
@@ -60,7 +70,7 @@ def small_op(oracle: oracles.Oracle) -> str | None:
 
 def measure(name: str, repeats: int) -> tuple[str, float, float, float] | None:
     """(op, in-process µs, isolated µs, batched µs per case) for one oracle."""
-    local = oracles.get(name, isolated=False)
+    local: Any = oracles.get(name, isolated=False)
     op = small_op(local)
     if op is None:
         return None
@@ -75,6 +85,33 @@ def measure(name: str, repeats: int) -> tuple[str, float, float, float] | None:
     return op, in_process, one_by_one, batched
 
 
+def dispatch_rates(names: list[str], batch: int, rounds: int) -> list[tuple[str, int, int, float]]:
+    """(dispatch, oracles, cases, best seconds) for a batch per oracle, sent
+    one oracle after another, then to every oracle at once."""
+    isolated: list[IsolatedOracle] = []
+    cases: dict[str, list[tuple]] = {}
+    try:
+        for name in names:
+            op = small_op(oracles.get(name, isolated=False))
+            if op is not None:
+                isolated.append(oracles.get(name))
+                cases[name] = [(op, DATA, INDICES)] * batch
+        run_on_all(isolated, {n: c[:50] for n, c in cases.items()})  # warm up every worker
+        total = sum(len(c) for c in cases.values())
+        sequential = min(_timed(lambda: [o.run_many(cases[o.name]) for o in isolated]) for _ in range(rounds))
+        concurrent = min(_timed(lambda: run_on_all(isolated, cases)) for _ in range(rounds))
+    finally:
+        for oracle in isolated:
+            oracle.close()
+    return [("sequential", len(isolated), total, sequential), ("concurrent", len(isolated), total, concurrent)]
+
+
+def _timed(call: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
 def row(name: str, result: tuple[str, float, float, float]) -> str:
     op, local, isolated, batched = result
     return (
@@ -87,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=300)
     parser.add_argument("--oracles", default="", help="comma-separated names (default: all available, and fake-returns)")
+    parser.add_argument("--batch", type=int, default=2000, help="cases per oracle for sequential vs concurrent dispatch")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     with registered({"fake-returns": FAKES}):
         names = args.oracles.split(",") if args.oracles else list(dict.fromkeys([*oracles.available(), "fake-returns"]))
@@ -94,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             result = measure(name, args.repeats)
             print(row(name, result) if result else f"{name:<15} (no op returns a value on the small case)", flush=True)
+    real = [n for n in names if not n.startswith("fake-")]
+    print(f"\n{'dispatch':<12} {'oracles':>8} {'cases':>6} {'seconds':>8} {'oracle runs/s':>14}  ({', '.join(real)})")
+    for how, count, cases, seconds in dispatch_rates(real, args.batch, args.rounds):
+        print(f"{how:<12} {count:>8} {cases:>6} {seconds:>8.2f} {cases / seconds:>14.0f}", flush=True)
     return 0
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,7 +113,6 @@ class _ClassRun:
     infos: dict[str, OracleInfo]
     ops: list[str] | None
     tally: Tally
-    pool: ThreadPoolExecutor
     progress: Progress
     stop: threading.Event
     slot_end: float | None
@@ -128,7 +126,7 @@ class _ClassRun:
         if (self.drawn - 1) % self.shard[1] != self.shard[0]:
             return
         try:
-            self.tally.add(cc, evaluate(cc, self.oracles, self.infos, self.ops, pool=self.pool))
+            self.tally.add(cc, evaluate(cc, self.oracles, self.infos, self.ops))
         except Exception as exc:  # noqa: BLE001 - the harness never dies on a case
             self.tally.error(harness_error("evaluate", exc, cc))
         self.progress.advance(findings=len(self.tally.first))
@@ -168,22 +166,21 @@ def run_campaign(
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
     tally = Tally(start, stream)
     progress.phase("drawing", None if budget is not None else settings.per_class() * len(classes))
-    with ThreadPoolExecutor(max_workers=max(len(oracles), 1)) as pool:
-        for n, eq_class in enumerate(classes):
-            if stop.is_set():
-                break
-            slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
-            run = _ClassRun(oracles, infos, ops, tally, pool, progress, stop, slot_end, settings.shard)
-            try:
-                _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class())
-            except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
-                tally.error(harness_error(f"draw {eq_class.value}", exc, None))
-        loop_s = time.monotonic() - start
-        shrink_end = None if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    for n, eq_class in enumerate(classes):
         if stop.is_set():
-            shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
-        progress.phase("shrinking", len(tally.first))
-        findings = build_findings(tally, oracles, infos, settings, shrink_end=shrink_end, pool=pool, progress=progress)
+            break
+        slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
+        run = _ClassRun(oracles, infos, ops, tally, progress, stop, slot_end, settings.shard)
+        try:
+            _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class())
+        except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
+            tally.error(harness_error(f"draw {eq_class.value}", exc, None))
+    loop_s = time.monotonic() - start
+    shrink_end = None if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    if stop.is_set():
+        shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
+    progress.phase("shrinking", len(tally.first))
+    findings = build_findings(tally, oracles, infos, settings, shrink_end=shrink_end, progress=progress)
     total_s = time.monotonic() - start
     result = RunResult(
         facts=run_facts, seed=settings.seed, budget=settings.to_json(), cases=dict(tally.cases), seconds=round(total_s, 3),

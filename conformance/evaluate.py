@@ -23,10 +23,10 @@ broken answer is a protocol-error outcome, never a crash of the campaign.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from conformance.execution.fanout import run_on_all
 from conformance.compare import PolicyValues, Verdict, judge, reference_outcome
 from conformance.findings import Signature
 from conformance.model import Case, OracleInfo, Outcome, Reproducer
@@ -43,7 +43,7 @@ class OracleLike(Protocol):
 
     def run_many(self, cases: Sequence[Case]) -> list[Outcome]: ...
 
-    def reproducer(self, case: Case, reference: Outcome) -> Reproducer: ...
+    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer: ...
 
 
 @dataclass(frozen=True)
@@ -80,17 +80,25 @@ def _answers(oracle: OracleLike, cases: list[Case]) -> list[Outcome]:
     return [Outcome.checked(o) for o in got]
 
 
-def dispatch(oracles: Sequence[OracleLike], batches: Mapping[str, list[Case]], pool: ThreadPoolExecutor | None = None) -> dict[str, list[Outcome]]:
-    """Every oracle's batch at once; outcomes by oracle name, in case order.
+@dataclass(frozen=True)
+class _Guarded:
+    """An oracle whose batch answers are always one checked outcome per case."""
 
-    Threads only wait on the workers' pipes, so isolated oracles compute in
-    parallel; with no ``pool`` the batches run one after another.
-    """
-    work = [(o, batches[o.name]) for o in oracles if batches.get(o.name)]
-    if pool is None or len(work) < 2:
-        return {o.name: _answers(o, cases) for o, cases in work}
-    futures = {o.name: pool.submit(_answers, o, cases) for o, cases in work}
-    return {name: future.result() for name, future in futures.items()}
+    oracle: OracleLike
+
+    @property
+    def name(self) -> str:
+        return self.oracle.name
+
+    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+        return _answers(self.oracle, list(cases))
+
+
+def dispatch(oracles: Sequence[OracleLike], batches: Mapping[str, list[Case]]) -> dict[str, list[Outcome]]:
+    """Every oracle's batch at once (:func:`~conformance.execution.fanout.run_on_all`:
+    isolated oracles compute in parallel); outcomes by oracle name, in case order."""
+    busy = [_Guarded(o) for o in oracles if batches.get(o.name)]
+    return run_on_all(busy, batches)
 
 
 def evaluate(
@@ -98,15 +106,13 @@ def evaluate(
     oracles: Sequence[OracleLike],
     infos: Mapping[str, OracleInfo],
     ops: Iterable[str] | None = None,
-    *,
-    pool: ThreadPoolExecutor | None = None,
 ) -> list[Judged]:
     """Every (translated case, oracle implementing its op) pair of ``cc``, judged."""
     cases = translate(cc, ops, materialize(cc))
     refs = [reference_outcome(c) for c in cases]
     values = [PolicyValues(c) for c in cases]
     mine = {o.name: [i for i, c in enumerate(cases) if c.op in infos[o.name].ops] for o in oracles}
-    answers = dispatch(oracles, {name: [cases[i] for i in idx] for name, idx in mine.items()}, pool)
+    answers = dispatch(oracles, {name: [cases[i] for i in idx] for name, idx in mine.items()})
     judged: list[Judged] = []
     for oracle in oracles:
         for i, got in zip(mine[oracle.name], answers.get(oracle.name, [])):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from conformance.compare import reference_outcome
@@ -56,13 +55,13 @@ def _sibling(j: Judged) -> dict[str, Any]:
             "verdict": j.verdict.outcome, "behaviour": j.verdict.behaviour.value}  # fmt: skip
 
 
-def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike]) -> tuple[dict[str, str], str | None]:
+def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike], observed: Mapping[str, Outcome]) -> tuple[dict[str, str], str | None]:
     """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along."""
     scripts: dict[str, str] = {}
     model = None
     for oracle in oracles:
         try:
-            repro = oracle.reproducer(case, ref)
+            repro = oracle.reproducer(case, ref, observed.get(oracle.name))
         except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue
@@ -74,23 +73,23 @@ def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike]) -> tup
 
 def make_finding(
     sig: Signature, first: First, small: ClassCase, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo],
-    count: int, seed: int | None, pool: ThreadPoolExecutor | None,
+    count: int, seed: int | None,
 ) -> Finding:  # fmt: skip
     """A finding from a minimal class case: the op's case, reference, every
     oracle's outcome on it, every sibling op's outcome, and the reproducers.
     If the minimal case no longer shows ``sig`` (a flaky oracle), the first
     example is kept."""
-    judged = evaluate(small, oracles, infos, pool=pool)
+    judged = evaluate(small, oracles, infos)
     own = [j for j in judged if j.case.op == sig.op]
     hit = next((j for j in own if j.signature() == sig), None)
     if hit is None:
         small, hit = first.class_case, first.judged
-        own = [j for j in evaluate(small, oracles, infos, pool=pool) if j.case.op == sig.op] or [hit]
+        own = [j for j in evaluate(small, oracles, infos) if j.case.op == sig.op] or [hit]
         judged = own
     case = hit.case
     ref = reference_outcome(case)
     with_op = [o for o in oracles if sig.op in infos[o.name].ops]
-    scripts, model = _reproducers(case, ref, with_op)
+    scripts, model = _reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
     return Finding(
         signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=count,
         first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
@@ -100,7 +99,7 @@ def make_finding(
 
 def build_findings(
     tally: Tally, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo], settings: Settings, *,
-    shrink_end: float | None, pool: ThreadPoolExecutor | None, progress: Progress,
+    shrink_end: float | None, progress: Progress,
 ) -> list[Finding]:  # fmt: skip
     """Every signature of ``tally`` as a finding, in order of first sighting
     (including crash/timeout signatures met while shrinking)."""
@@ -114,7 +113,7 @@ def build_findings(
             small = first.class_case
             if shrink_end is None or time.monotonic() < shrink_end:
                 small = shrink(small, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)
-            finding = make_finding(sig, first, small, oracles, infos, tally.counts[sig], settings.seed, pool)
+            finding = make_finding(sig, first, small, oracles, infos, tally.counts[sig], settings.seed)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             j = first.judged

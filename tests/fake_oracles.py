@@ -3,9 +3,13 @@
 Each :class:`FakeOracle` does one thing whatever the case: ``fake-returns``
 gathers with ``np.take``, ``fake-raises`` raises an IndexError,
 ``fake-segfault`` reads address 0, ``fake-abort`` calls ``os.abort()``,
-``fake-exit`` calls ``os._exit(3)``, ``fake-hang`` sleeps forever.
-``fake-any`` does what the case's ``do`` attribute says, so that one batch
-can mix them. The worker loads this file by path (see :data:`TABLE`).
+``fake-exit`` calls ``os._exit(3)``, ``fake-hang`` sleeps forever,
+``fake-spin`` spins in C holding the GIL (no other thread of its process
+runs), ``fake-slow`` sleeps :data:`SLOW_SECONDS` then gathers, and
+``fake-none``, ``fake-list`` and ``fake-scalar`` answer something that is not
+an ndarray. ``fake-any`` does what the case's ``do`` attribute says, so that
+one batch can mix them. The worker loads this file by path (see :data:`TABLE`).
+:func:`fragile_module` writes an oracle module that loads once and never again.
 
 >>> import numpy as np
 >>> FakeOracle("returns").run("numpy.take", np.arange(12).reshape(4, 3), np.array([3])).value.tolist()
@@ -18,71 +22,130 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from conformance.model import OracleInfo
-
+from conformance.model import Case, OracleInfo, Outcome, Reproducer
 from oracles.base import Oracle
 
-BEHAVIOURS = ("returns", "raises", "segfault", "abort", "exit", "hang")
+BEHAVIOURS = ("returns", "raises", "segfault", "abort", "exit", "hang", "spin", "slow", "none", "list", "scalar")
 
 PATH = str(Path(__file__).resolve())
 TABLE: dict[str, str] = {f"fake-{b}": PATH for b in (*BEHAVIOURS, "any")}
-"""Name -> module, for :func:`oracles.registry.registered`."""
+"""Name -> module, for :func:`conformance.execution.registry.registered`."""
+
+SLOW_SECONDS = 0.4
 
 
-def _returns(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+def _returns(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     return np.take(data, indices, axis=attrs.get("axis", 0))
 
 
-def _raises(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+def _raises(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     raise IndexError(f"index {int(np.max(indices))} is out of bounds for axis 0 with size {len(data)}")
 
 
-def _segfault(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+def _segfault(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     ctypes.string_at(0)
     raise AssertionError("unreachable")
 
 
-def _abort(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+def _abort(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     os.abort()
 
 
-def _exit(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+def _exit(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     os._exit(3)
 
 
-def _hang(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+def _hang(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     while True:
         time.sleep(60)
 
 
-ACTIONS = {"returns": _returns, "raises": _raises, "segfault": _segfault, "abort": _abort, "exit": _exit, "hang": _hang}
+def _spin(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Catastrophic regex backtracking: hours in C without releasing the GIL."""
+    return re.match(r"(a+)+$", "a" * 64 + "b")
+
+
+def _slow(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    time.sleep(SLOW_SECONDS)
+    return _returns(data, indices, attrs)
+
+
+ACTIONS = {
+    "returns": _returns, "raises": _raises, "segfault": _segfault, "abort": _abort, "exit": _exit, "hang": _hang,
+    "spin": _spin, "slow": _slow, "none": lambda *_: None, "list": lambda d, i, a: _returns(d, i, a).tolist(),
+    "scalar": lambda d, i, a: _returns(d, i, a).sum(),
+}  # fmt: skip
 
 
 class FakeOracle(Oracle):
     """An oracle whose ``call`` does ``behaviour`` (or, for ``"any"``, the
-    case's ``do`` attribute, default ``"returns"``)."""
+    case's ``do`` attribute, default ``"returns"``); ``name`` defaults to
+    ``fake-BEHAVIOUR``."""
 
     framework = "fake"
 
-    def __init__(self, behaviour: str) -> None:
+    def __init__(self, behaviour: str, name: str = "") -> None:
         self.behaviour = behaviour
-        self.name = f"fake-{behaviour}"
+        self.name = name or f"fake-{behaviour}"
 
     def info(self) -> OracleInfo:
         return OracleInfo(self.name, self.framework, "0", "cpu", self.mode, ("numpy.take",))
 
-    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+    def _action(self, attrs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         attrs = dict(attrs)
-        behaviour = attrs.pop("do", "returns") if self.behaviour == "any" else self.behaviour
+        return (attrs.pop("do", "returns") if self.behaviour == "any" else self.behaviour), attrs
+
+    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+        behaviour, attrs = self._action(attrs)
         return ACTIONS[behaviour](data, indices, attrs)
+
+    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+        """A one-line script naming the case (and ``observed``'s kind, if
+        given); misbehaves first if the case says
+        ``do="segfault"`` or ``do="raises"``.
+
+        >>> FakeOracle("returns").reproducer(Case("numpy.take", np.arange(3), np.array([1])), Outcome.unsupported("x")).text
+        "print('fake-returns', 'numpy.take', [3], 'unsupported')"
+        """
+        behaviour, _ = self._action(dict(case.attrs))
+        if behaviour in ("segfault", "raises"):
+            ACTIONS[behaviour](case.data, case.indices, {})
+        seen = f", {observed.kind.value!r}" if observed is not None else ""
+        return Reproducer(
+            self.name, f"print({self.name!r}, {case.op!r}, {list(case.data.shape)}, {reference.kind.value!r}{seen})"
+        )
 
 
 def oracles_here() -> list[Oracle]:
     """Every fake, as an oracle module's ``oracles_here`` would list them."""
     return [FakeOracle(b) for b in (*BEHAVIOURS, "any")]
+
+
+FRAGILE = '''"""An oracle module that imports once: every later import fails."""
+import os, sys
+MARKER = __file__ + ".imported"
+if os.path.exists(MARKER):
+    raise ImportError("fragile framework: its library is gone")
+open(MARKER, "w").close()
+sys.path.insert(0, {tests!r})
+from fake_oracles import FakeOracle
+
+def oracles_here():
+    return [FakeOracle("any", "fragile")]
+'''
+
+
+def fragile_module(directory: Path) -> str:
+    """Write ``fragile_oracles.py`` into ``directory`` and return its path: an
+    oracle module offering ``fragile`` (a ``fake-any``) whose first import
+    works and every later one raises ImportError (a marker file beside it)."""
+    path = directory / "fragile_oracles.py"
+    path.write_text(FRAGILE.format(tests=str(Path(PATH).parent)))
+    return str(path)

@@ -12,9 +12,6 @@ numpy   numpy      2.4.6    cpu     eager  numpy.take, numpy.take_along_axis
 
 from __future__ import annotations
 
-import os
-import platform
-import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
@@ -22,6 +19,7 @@ from typing import Any
 from conformance.execution.registry import discover, infos
 from conformance.machine import machine_facts
 from conformance.model import OracleInfo
+
 
 def run_facts(*, refresh: bool = False) -> dict[str, Any]:
     """:func:`machine_facts`, plus the frameworks' thread settings and every
@@ -72,8 +70,14 @@ def describe(*, refresh: bool = False) -> str:
     lines = [format_oracles_table(infos)]
     if facts["unavailable"]:
         lines += ["", "not available here:"]
-        lines += [f"  {module}: {problem or 'no oracle on this machine'}" for module, problem in facts["unavailable"].items()]
-    lines += ["", f"python {facts['python']} on {facts['platform']}", f"cpu {facts['cpu']} ({facts['cores_usable']} of {facts['cores']} cores usable)"]
+        lines += [
+            f"  {module}: {problem or 'no oracle on this machine'}" for module, problem in facts["unavailable"].items()
+        ]
+    lines += [
+        "",
+        f"python {facts['python']} on {facts['platform']}",
+        f"cpu {facts['cpu']} ({facts['cores_usable']} of {facts['cores']} cores usable)",
+    ]
     lines += [f"threads {name}: {_pairs(settings)}" for name, settings in sorted(facts["threads"].items())]
     if facts["thread_env"]:
         lines.append(f"environment: {_pairs(facts['thread_env'])}")

@@ -1,13 +1,17 @@
 """Run an oracle in a persistent worker process, so that a crash or a hang is
-an :class:`~oracles.base.Outcome` and never the end of the run.
+an :class:`~conformance.model.Outcome` and never the end of the run.
 
-An :class:`IsolatedOracle` starts one worker with the ``spawn`` context (fork
-breaks CUDA and TensorFlow), imports the framework there once, then feeds it
-cases over a pipe. A worker that dies (segfault, abort, ``os._exit``, killed)
-turns the case it was running into ``Outcome.crashed``; a case with no answer
-within ``timeout`` seconds kills the worker and becomes ``Outcome.timed_out``.
-Either way the next case starts a fresh worker. The caller never dies and
-never hangs.
+An :class:`IsolatedOracle` starts one worker (``python -m
+conformance.execution.worker``, see :mod:`conformance.execution.process`),
+which imports the framework once, then feeds it cases over a pipe. A worker
+that dies (segfault, abort, ``os._exit``, killed) turns the case it was
+running into ``Outcome.crashed``; a case with no answer within ``timeout``
+seconds kills the worker and becomes ``Outcome.timed_out``. Either way the
+next case starts a fresh worker, and the same case asked again is answered
+from memory (shrinking never waits out the same hang twice). A worker that
+cannot start again marks the oracle :attr:`~IsolatedOracle.broken`: one crash
+outcome says why, every later case is ``Outcome.not_run``. The caller never
+dies and never hangs.
 
 >>> import numpy as np
 >>> with IsolatedOracle("numpy", "oracles.numpy_oracle", timeout=5) as numpy_oracle:  # doctest: +SKIP
@@ -21,26 +25,23 @@ one round trip but keeps a per-case timeout:
 
 from __future__ import annotations
 
-import faulthandler
-import importlib
-import importlib.util
+import hashlib
 import itertools
-import multiprocessing
 import os
-import pickle
-import signal
-import sys
-import tempfile
-import time
-import weakref
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from types import ModuleType
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from conformance.machine import thread_facts
-from conformance.model import CaseLike, ErrorClass, InProcessOracle, OracleInfo, Outcome, as_case
+import numpy as np
+
+from conformance.execution.loading import OracleUnavailable, WorkerStartError
+from conformance.execution.process import WorkerProcess, _Died, _NoAnswer, crash_outcome
+from conformance.model import Case, CaseLike, OracleInfo, Outcome, Reproducer, as_case
+
+if TYPE_CHECKING:
+    from typing import Self
 
 DEFAULT_TIMEOUT = 20.0
 """Seconds one case may take once the worker is up."""
@@ -48,280 +49,67 @@ DEFAULT_TIMEOUT = 20.0
 DEFAULT_STARTUP_TIMEOUT = 180.0
 """Seconds a worker may take to import its framework and warm up."""
 
-_CONTEXT = multiprocessing.get_context("spawn")
+MEMO_SIZE = 256
+"""How many timed-out or crashed cases an oracle remembers."""
+
+Wire = tuple[str, Any, Any, dict[str, Any]]
+"""A case as it travels to the worker: ``(op, data, indices, attrs)``."""
 
 
-class WorkerStartError(RuntimeError):
-    """A worker could not import or find its oracle (or died doing so)."""
+class ReproducerUnavailable(RuntimeError):
+    """The worker could not write a reproducer (broken, crashed, or the oracle raised)."""
 
 
-class OracleUnavailable(WorkerStartError, LookupError):
-    """The oracle's module loaded but it has no oracle by that name here."""
+def case_key(case: Wire) -> bytes:
+    """A digest of everything that decides an outcome: op, both arrays (bytes,
+    dtype, shape) and attributes.
 
-
-# -- the worker side ----------------------------------------------------------
-
-
-def load_module(module: str) -> ModuleType:
-    """Import ``module``: a dotted name, or a path to a ``.py`` file (how tests
-    hand fake oracles to a worker).
-
-    >>> load_module("oracles.base").__name__
-    'oracles.base'
+    >>> x = np.arange(3)
+    >>> case_key(("numpy.take", x, np.array([1]), {})) == case_key(("numpy.take", x.copy(), np.array([1]), {}))
+    True
+    >>> case_key(("numpy.take", x, np.array([1]), {})) == case_key(("numpy.take", x, np.array([1], np.int8), {}))
+    False
     """
-    if not module.endswith(".py"):
-        return importlib.import_module(module)
-    name = "_oracle_module_" + os.path.splitext(os.path.basename(module))[0]
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, module)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load oracle module from {module}")
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[name] = loaded
-    spec.loader.exec_module(loaded)
-    return loaded
-
-
-def load_oracle(module: str, name: str) -> InProcessOracle:
-    """The oracle called ``name`` among ``module.oracles_here()``; an
-    :class:`OracleUnavailable` naming the ones that are there if it is not."""
-    oracles = load_module(module).oracles_here()
-    for oracle in oracles:
-        if oracle.name == name:
-            return oracle
-    raise OracleUnavailable(f"{module} has no oracle {name!r} here (it has {[o.name for o in oracles]})")
-
-
-_fault_file: Any = None
-
-
-def enable_fault_log(path: str) -> None:
-    """Have faulthandler write a fatal signal's traceback to ``path`` (the
-    parent quotes it in the crash outcome)."""
-    global _fault_file
-    _fault_file = open(path, "w")  # noqa: SIM115 - must stay open for the life of the process
-    faulthandler.enable(file=_fault_file)
-
-
-FLUSH_SECONDS = 0.02
-"""A worker running a batch sends what it has at least this often (and at the end)."""
-
-
-def _send_outcomes(conn: Connection, seq: int, outcomes: list[Outcome]) -> None:
-    """Send, turning a value that cannot travel into an error outcome."""
-    try:
-        conn.send(("outcomes", seq, outcomes))
-    except (TypeError, AttributeError, ValueError, pickle.PicklingError):  # pickling failed: say so instead of dying
-        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes]))
-
-
-def _travelling(outcome: Outcome) -> Outcome:
-    try:
-        pickle.dumps(outcome)
-        return outcome
-    except Exception as exc:  # noqa: BLE001
-        return Outcome.raised(exc, ErrorClass.OTHER)
-
-
-def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: Any, seq: int, cases: list[tuple]) -> None:
-    """Run a batch, recording in ``progress`` which case is running and sending
-    outcomes in chunks (every :data:`FLUSH_SECONDS` and at the end)."""
-    pending: list[Outcome] = []
-    last_flush = time.monotonic()
-    for index, (op, data, indices, attrs) in enumerate(cases):
-        progress.value = index
-        pending.append(_run_case(oracle, op, data, indices, attrs))
-        if index == len(cases) - 1 or time.monotonic() - last_flush >= FLUSH_SECONDS:
-            _send_outcomes(conn, seq, pending)
-            pending, last_flush = [], time.monotonic()
-
-
-def _run_case(oracle: InProcessOracle, op: str, data: Any, indices: Any, attrs: dict[str, Any]) -> Outcome:
-    try:
-        return oracle.run_in_process(op, data, indices, attrs)
-    except Exception as exc:  # unsupported_reason or classify raised: still an outcome
-        return Outcome.raised(exc, ErrorClass.OTHER)
-
-
-def _worker_main(conn: Connection, fault_log: str, progress: Any, module: str, name: str) -> None:
-    """Entry point of a worker: load the oracle, say ready, answer cases.
-
-    Messages in: ``("run", seq, [(op, data, indices, attrs), ...])`` or
-    ``("stop",)``. Out: ``("ready", info, facts, pid)`` or ``("failed",
-    is_missing, message)`` once, then ``("outcomes", seq, [outcome, ...])``
-    chunks, in order; ``progress.value`` is the index of the running case.
-    """
-    enable_fault_log(fault_log)
-    try:
-        oracle = load_oracle(module, name)
-        info = oracle.info()
-        warm_up = getattr(oracle, "warm_up", None)
-        if callable(warm_up):
-            warm_up()
-    except BaseException as exc:  # noqa: BLE001 - report any startup failure to the parent
-        conn.send(("failed", isinstance(exc, OracleUnavailable), f"{type(exc).__name__}: {exc}"))
-        return
-    conn.send(("ready", info, thread_facts(), os.getpid()))
-    while True:
-        try:
-            message = conn.recv()
-        except EOFError:  # the parent is gone
-            return
-        if message[0] == "stop":
-            return
-        _, seq, cases = message
-        _serve_batch(conn, oracle, progress, seq, cases)
-
-
-# -- the parent side ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Died:
-    """The worker process ended: ``exitcode`` as multiprocessing reports it."""
-
-    exitcode: int | None
-    fault: str
-
-
-@dataclass(frozen=True)
-class _NoAnswer:
-    seconds: float
-
-
-def _signal_name(number: int) -> str:
-    """``"SIGSEGV"`` for 11.
-
-    >>> _signal_name(6)
-    'SIGABRT'
-    """
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def crash_outcome(died: _Died, what: str) -> Outcome:
-    """The outcome for a worker that died while doing ``what``; a negative
-    exit code is the signal that killed it.
-
-    >>> crash_outcome(_Died(-11, ""), "running numpy.take").describe()
-    'crash (signal 11)'
-    >>> crash_outcome(_Died(3, ""), "running numpy.take").message
-    'worker exited with code 3 while running numpy.take'
-    """
-    code = died.exitcode
-    if code is not None and code < 0:
-        message = f"worker died with {_signal_name(-code)} while {what}"
-        outcome = Outcome.crashed(-code, None, message)
-    else:
-        outcome = Outcome.crashed(None, code, f"worker exited with code {code} while {what}")
-    if died.fault:
-        outcome.message = f"{outcome.message}: {died.fault}"
-    return outcome
-
-
-def _summarize_fault(path: str) -> str:
-    """The first line and innermost frame of what faulthandler wrote, if anything."""
-    try:
-        with open(path) as f:
-            lines = [line.strip() for line in f.read().splitlines() if line.strip()]
-    except OSError:
-        return ""
-    frames = [line for line in lines if line.startswith("File ")]
-    return "; ".join(lines[:1] + frames[:1])
-
-
-def _stop_process(process: multiprocessing.process.BaseProcess, conn: Connection, fault_log: str, grace: float) -> None:
-    """Ask a worker to stop, then kill it if it does not; remove its log."""
-    if process.is_alive() and grace > 0:
-        try:
-            conn.send(("stop",))
-        except (OSError, ValueError):
-            pass
-        process.join(grace)
-    if process.is_alive():
-        process.kill()
-        process.join(5)
-    conn.close()
-    try:
-        os.unlink(fault_log)
-    except OSError:
-        pass
-
-
-class WorkerProcess:
-    """A spawned process running ``target(conn, fault_log, *args)`` and the
-    parent's end of its pipe; ``fault_log`` is where faulthandler writes."""
-
-    def __init__(self, target: Any, args: tuple, name: str) -> None:
-        parent_end, child_end = _CONTEXT.Pipe()
-        fd, self.fault_log = tempfile.mkstemp(prefix=f"{name}-", suffix=".fault")
-        os.close(fd)
-        self.conn = parent_end
-        self.process = _CONTEXT.Process(target=target, args=(child_end, self.fault_log, *args), name=name, daemon=True)
-        self.process.start()
-        child_end.close()
-        self._finalizer = weakref.finalize(self, _stop_process, self.process, self.conn, self.fault_log, 1.0)
-
-    def send(self, message: tuple) -> bool:
-        """Send; False if the worker is already gone."""
-        try:
-            self.conn.send(message)
-            return True
-        except (OSError, ValueError):
-            return False
-
-    def receive(self, timeout: float) -> tuple | _Died | _NoAnswer:
-        """The next message, or why there is none."""
-        try:  # the child's end closes when it dies, so EOF is death: no need to watch the sentinel
-            if not self.conn.poll(timeout):
-                return _NoAnswer(timeout)
-            return self.conn.recv()
-        except (EOFError, OSError):
-            pass
-        self.process.join(5)
-        return _Died(self.process.exitcode, _summarize_fault(self.fault_log))
-
-    def kill(self) -> None:
-        """End the process now (no goodbye: it may be stuck)."""
-        self._finalizer.detach()
-        _stop_process(self.process, self.conn, self.fault_log, grace=0)
-
-    def close(self) -> None:
-        """Ask the process to stop, kill it if it will not."""
-        self._finalizer()
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr((case[0], sorted(case[3].items(), key=lambda kv: kv[0]))).encode())
+    for a in (np.asarray(case[1]), np.asarray(case[2])):
+        digest.update(repr((a.dtype.str, a.shape)).encode())
+        digest.update(repr(a.tolist()).encode() if a.dtype.kind == "O" else np.ascontiguousarray(a).tobytes())
+    return digest.digest()
 
 
 class _Worker(WorkerProcess):
     """A worker serving one oracle; started and ready when constructed."""
 
     def __init__(self, module: str, name: str, startup_timeout: float) -> None:
-        self.progress = _CONTEXT.RawValue("q", -1)
-        super().__init__(_worker_main, (self.progress, module, name), f"oracle-{name}")
-        self.info, self.facts, self.pid = self._handshake(name, startup_timeout)
+        super().__init__("oracle", {"module": module, "name": name}, f"oracle-{name}")
+        self.info, self.facts = self._handshake(name, startup_timeout)
 
-    def _handshake(self, name: str, timeout: float) -> tuple[OracleInfo, dict[str, Any], int]:
+    def _handshake(self, name: str, timeout: float) -> tuple[OracleInfo, dict[str, Any]]:
         reply = self.receive(timeout)
         if isinstance(reply, tuple) and reply[0] == "ready":
-            return reply[1], reply[2], reply[3]
+            return reply[1], reply[2]
         self.kill()
         if isinstance(reply, tuple):  # ("failed", is_missing, message)
             raise (OracleUnavailable if reply[1] else WorkerStartError)(f"oracle {name!r}: {reply[2]}")
         if isinstance(reply, _Died):
-            raise WorkerStartError(crash_outcome(reply, f"starting oracle {name!r}").message)
-        raise WorkerStartError(f"oracle {name!r} did not start within {timeout:g} s")
+            raise _StartDied(crash_outcome(reply, f"starting oracle {name!r}").message)
+        raise _StartDied(f"oracle {name!r} did not start within {timeout:g} s")
+
+
+class _StartDied(WorkerStartError):
+    """The worker died or hung while starting: perhaps bad luck, worth another try."""
 
 
 class IsolatedOracle:
-    """An oracle behind a process boundary; same ``run`` as an in-process
-    :class:`~oracles.base.Oracle` (see the module docstring).
+    """An oracle behind a process boundary; same ``run`` and ``run_many`` as an
+    in-process oracle (see the module docstring). Safe to share between threads
+    (one case at a time).
 
     ``pid`` is the current worker's (None before the first case and after a
-    crash); ``restarts`` counts workers started after a crash or timeout.
-    Reuse one instance across many cases (e.g. a session-scoped pytest
-    fixture, or :func:`oracles.shared`); the first case pays the import, so
+    crash); ``restarts`` counts workers started after a crash or timeout;
+    ``broken`` says why no worker can start any more (None while one can).
+    Reuse one instance across many cases; the first case pays the import, so
     call :meth:`start` first when a per-example deadline is ticking.
     """
 
@@ -344,8 +132,9 @@ class IsolatedOracle:
         self._info: OracleInfo | None = None
         self._facts: dict[str, Any] = {}
         self._seq = itertools.count()
-        self._start_failures = 0
         self._broken: str | None = None
+        self._memo: OrderedDict[bytes, Outcome] = OrderedDict()
+        self._lock = threading.RLock()
         self._owner = os.getpid()
 
     def __repr__(self) -> str:
@@ -356,28 +145,41 @@ class IsolatedOracle:
         return self._worker.pid if self._worker is not None and self._owner == os.getpid() else None
 
     @property
+    def broken(self) -> str | None:
+        """Why this oracle can start no worker any more, or None."""
+        return self._broken
+
+    @property
     def facts(self) -> dict[str, Any]:
-        """Thread settings the worker reported at startup (see :func:`thread_facts`)."""
+        """Thread settings the worker reported at startup (see :func:`conformance.machine.thread_facts`)."""
         self.start()
         return self._facts
 
     def start(self) -> None:
-        """Start the worker now if none is running; raises :class:`WorkerStartError`."""
-        if self._owner != os.getpid():  # we were forked: the worker belongs to the parent
-            self._worker, self._owner = None, os.getpid()
-        if self._worker is not None:
-            return
-        if self._broken:
-            raise WorkerStartError(self._broken)
-        try:
-            self._worker = _Worker(self.module, self.name, self.startup_timeout)
-        except WorkerStartError as exc:
-            self._start_failures += 1
-            if isinstance(exc, OracleUnavailable) or self._start_failures >= self.max_start_failures:
-                self._broken = str(exc)
-            raise
-        self._start_failures = 0
-        self._info, self._facts = self._worker.info, self._worker.facts
+        """Start the worker now if none is running; raises :class:`WorkerStartError`.
+
+        A start that fails with an error (the module does not import, has no
+        such oracle) breaks the oracle at once; one that dies or hangs is tried
+        again, up to ``max_start_failures`` times in a row, then breaks it."""
+        with self._lock:
+            if self._owner != os.getpid():  # we were forked: the worker belongs to the parent
+                self._worker, self._owner = None, os.getpid()
+            if self._worker is not None:
+                return
+            if self._broken:
+                raise WorkerStartError(self._broken)
+            for attempt in range(1, self.max_start_failures + 1):
+                try:
+                    worker = _Worker(self.module, self.name, self.startup_timeout)
+                    break
+                except _StartDied as exc:
+                    if attempt == self.max_start_failures:
+                        self._broken = f"{exc} ({attempt} attempts)"
+                        raise WorkerStartError(self._broken) from None
+                except WorkerStartError as exc:
+                    self._broken = str(exc)
+                    raise
+            self._worker, self._info, self._facts = worker, worker.info, worker.facts
 
     def info(self) -> OracleInfo:
         """Version, device, mode and ops, as the worker's oracle reports them."""
@@ -394,30 +196,53 @@ class IsolatedOracle:
         """One outcome per case, in order. The batch goes to the worker in one
         message and comes back in chunks; each case still has ``timeout``
         seconds (default ``self.timeout``). The case that crashes or hangs the
-        worker gets that outcome, found through the worker's progress counter;
-        cases it had finished but not yet sent are run again, with the rest of
-        the batch, in a fresh worker."""
-        wire = [(c.op, c.data, c.indices, dict(c.attrs)) for c in map(as_case, cases)]
+        worker gets that outcome, found through the worker's progress counter,
+        and is remembered; cases it had finished but not yet sent are run
+        again, with the rest of the batch, in a fresh worker."""
+        wire: list[Wire] = [(c.op, c.data, c.indices, dict(c.attrs)) for c in map(as_case, cases)]
+        keys = [case_key(w) for w in wire]
         results: list[Outcome | None] = [None] * len(wire)
         todo = list(range(len(wire)))
-        try:
-            while todo:
-                for position, outcome in self._run_batch([wire[i] for i in todo], timeout or self.timeout).items():
-                    results[todo[position]] = outcome
-                todo = [i for i in todo if results[i] is None]
-        except BaseException:  # interrupted mid-batch (KeyboardInterrupt, pytest-timeout): state unknown
-            self._discard()
-            raise
+        with self._lock:
+            try:
+                while todo:
+                    for i in todo:  # a case that hung or crashed before (perhaps earlier in this batch)
+                        results[i] = self._remembered(keys[i])
+                    todo = [i for i in todo if results[i] is None]
+                    done = self._run_batch([wire[i] for i in todo], timeout or self.timeout) if todo else {}
+                    for position, (outcome, failed) in done.items():
+                        results[todo[position]] = outcome
+                        if failed:
+                            self._remember(keys[todo[position]], outcome)
+                    todo = [i for i in todo if results[i] is None]
+            except BaseException:  # interrupted mid-batch (KeyboardInterrupt, pytest-timeout): state unknown
+                self._discard()
+                raise
         return results  # type: ignore[return-value]  # every slot is filled
 
-    def _run_batch(self, batch: list[tuple], timeout: float) -> dict[int, Outcome]:
-        """Outcomes by position in ``batch``: all of them, or those the worker
-        sent plus the failure of the case it died or hung on."""
+    def _remembered(self, key: bytes) -> Outcome | None:
+        outcome = self._memo.get(key)
+        if outcome is None:
+            return None
+        self._memo.move_to_end(key)
+        return replace(outcome)
+
+    def _remember(self, key: bytes, outcome: Outcome) -> None:
+        self._memo[key] = replace(outcome)
+        while len(self._memo) > MEMO_SIZE:
+            self._memo.popitem(last=False)
+
+    def _run_batch(self, batch: list[Wire], timeout: float) -> dict[int, tuple[Outcome, bool]]:
+        """(outcome, whether it is the worker's failure) by position in
+        ``batch``: all of them, or those the worker sent plus the failure of
+        the case it died or hung on (or, if no worker can start, the first
+        case's crash and the rest not run)."""
         worker = self._ready_worker()
         if isinstance(worker, Outcome):
-            return dict.fromkeys(range(len(batch)), worker)
+            not_run = Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
+            return {0: (worker, False), **{i: (replace(not_run), False) for i in range(1, len(batch))}}
         seq = next(self._seq)
-        worker.progress.value = -1
+        worker.reset_progress()
         if not worker.send(("run", seq, batch)):  # died between batches: not this batch's fault
             self._discard()
             return {}
@@ -427,13 +252,17 @@ class IsolatedOracle:
             if isinstance(reply, tuple):
                 outcomes += reply[2] if reply[1] == seq else []
                 continue
-            failed_at = max(worker.progress.value, len(outcomes))
+            failed_at = max(worker.progress(), len(outcomes))
             op, data, indices, _ = batch[failed_at]
-            return {**dict(enumerate(outcomes)), failed_at: self._failure(reply, op, data, indices)}
-        return dict(enumerate(outcomes))
+            failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
+            return {**{i: (o, False) for i, o in enumerate(outcomes)}, failed_at: (failure, True)}
+        return {i: (o, False) for i, o in enumerate(outcomes)}
 
     def _ready_worker(self) -> _Worker | Outcome:
-        """The running worker, or the crash outcome of failing to start one."""
+        """The running worker; or, if none can start, the crash outcome saying
+        why (the first time) or the not-run outcome of a broken oracle."""
+        if self._broken:
+            return Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
         if self._worker is None and self._info is not None:
             self.restarts += 1
         try:
@@ -443,11 +272,36 @@ class IsolatedOracle:
         assert self._worker is not None
         return self._worker
 
-    def _failure(self, reply: _Died | _NoAnswer, op: str, data: Any, indices: Any) -> Outcome:
+    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+        """The worker's oracle's :class:`~conformance.model.Reproducer` for
+        ``case`` (``observed``: what the oracle did, passed on when given); raises :class:`ReproducerUnavailable` saying why if the
+        oracle is broken, its worker crashes or hangs, or its ``reproducer`` raises."""
+        with self._lock:
+            worker = self._ready_worker()
+            if isinstance(worker, Outcome):
+                raise ReproducerUnavailable(
+                    f"no reproducer from {self.name}: {worker.describe()}: {worker.message or ''}"
+                )
+            worker.send(
+                ("reproducer", next(self._seq), case, reference, observed)
+            )  # if it fails, receive says the worker died
+            try:
+                reply = worker.receive(self.timeout)
+            except BaseException:
+                self._discard()
+                raise
+            if isinstance(reply, tuple):  # ("reproducer", seq, reproducer or None, problem)
+                if reply[2] is None:
+                    raise ReproducerUnavailable(f"{self.name} could not write a reproducer for {case.op}: {reply[3]}")
+                return reply[2]
+            failure = self._failure(reply, f"writing a reproducer for {case.op}")
+            raise ReproducerUnavailable(f"no reproducer from {self.name}: {failure.message}")
+
+    def _failure(self, reply: _Died | _NoAnswer, what: str) -> Outcome:
         self._discard()
         if isinstance(reply, _NoAnswer):
             return Outcome.timed_out(reply.seconds)
-        return crash_outcome(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
+        return crash_outcome(reply, what)
 
     def _discard(self) -> None:
         if self._worker is not None:
@@ -456,11 +310,12 @@ class IsolatedOracle:
 
     def close(self) -> None:
         """Stop the worker (a later case starts a new one)."""
-        if self._worker is not None and self._owner == os.getpid():
-            self._worker.close()
-        self._worker = None
+        with self._lock:
+            if self._worker is not None and self._owner == os.getpid():
+                self._worker.close()
+            self._worker = None
 
-    def __enter__(self) -> "IsolatedOracle":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -468,6 +323,9 @@ class IsolatedOracle:
 
 
 def _shape(a: Any) -> str:
-    """``int64[4, 3]`` for an array, the type name otherwise."""
-    return f"{a.dtype}{list(a.shape)}" if hasattr(a, "shape") and hasattr(a, "dtype") else type(a).__name__
+    """``int64[4, 3]`` for an array, the type name otherwise.
 
+    >>> _shape(np.zeros((4, 3), np.int64)), _shape(None)
+    ('int64[4, 3]', 'NoneType')
+    """
+    return f"{a.dtype}{list(a.shape)}" if hasattr(a, "shape") and hasattr(a, "dtype") else type(a).__name__

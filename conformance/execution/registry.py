@@ -1,12 +1,30 @@
 """Which oracles exist, which can run here, and how to get one.
 
+Oracles are plug-ins: modules registered under the entry-point group
+``gather_conformance.oracles`` (:data:`ENTRY_POINT_GROUP`), each defining
+``oracles_here() -> list[Oracle]`` (the oracles that can run on this machine,
+built on ``oracles.base.Oracle`` or anything with ``name``, ``info()``,
+``run_in_process(op, data, indices, attrs) -> Outcome`` and
+``reproducer(case, reference) -> Reproducer``). This project registers its
+own that way; an outside package adds one in its ``pyproject.toml``::
+
+    [project.entry-points."gather_conformance.oracles"]
+    myfw = "mypkg.my_oracle"
+
+and, once installed, ``myfw`` (and every ``myfw-...`` name, e.g.
+``myfw-cuda``) is found by :func:`module_for`, listed by :func:`available`
+and run by :func:`get`. The module is only ever imported by name, in a worker
+process (or in this one for ``get(name, isolated=False)``); this package
+never imports a plug-in package itself.
+
 :data:`ORACLE_MODULES` is the one table from oracle name to the module whose
 ``oracles_here()`` builds it. Finding out what can run here imports the
-frameworks, so :func:`discover` does it in a spawned process (one for all
+frameworks, so :func:`discover` does it in a worker process (one for all
 modules, restarted past a module that kills it), skips modules whose framework
-is not even installed (``importlib.util.find_spec``, no import), and remembers
-the answer: for the life of this process, and on disk (``~/.cache/gather-conformance``,
-or ``$GATHER_CONFORMANCE_CACHE``; ``GATHER_CONFORMANCE_NO_CACHE=1`` turns it off)
+is not even installed (``importlib.util.find_spec``, no import), reports the
+error of a module that fails to import, and remembers the answer: for the life
+of this process, and on disk (``~/.cache/gather-conformance``, or
+``$GATHER_CONFORMANCE_CACHE``; ``GATHER_CONFORMANCE_NO_CACHE=1`` turns it off)
 under a fingerprint of everything that could change it (interpreter, host,
 oracle and conformance sources, framework installs, thread and device variables,
 GPU device nodes), so that ``gather-conformance oracles`` costs milliseconds,
@@ -22,7 +40,6 @@ not the ten seconds of importing every framework.
 
 from __future__ import annotations
 
-import atexit
 import glob
 import hashlib
 import importlib.util
@@ -34,28 +51,17 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Literal, overload
 
-from conformance.machine import THREAD_VARIABLES, thread_facts
-from conformance.model import OracleInfo
-from conformance.execution.isolation import (
-    DEFAULT_STARTUP_TIMEOUT,
-    DEFAULT_TIMEOUT,
-    IsolatedOracle,
-    OracleUnavailable,
-    WorkerProcess,
-    _Died,
-    _NoAnswer,
-    crash_outcome,
-    enable_fault_log,
-    load_module,
-    load_oracle,
-)
+from conformance.execution.isolation import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, IsolatedOracle
+from conformance.execution.loading import OracleUnavailable, load_oracle
+from conformance.execution.process import WorkerProcess, _Died, _NoAnswer, crash_outcome
+from conformance.machine import THREAD_VARIABLES
+from conformance.model import InProcessOracle, OracleInfo
 
 ENTRY_POINT_GROUP = "gather_conformance.oracles"
 """The entry-point group oracle plug-ins register under: ``name = "package.module"``,
-the module defining ``oracles_here() -> list[Oracle]`` (see EXTENDING.md).
+the module defining ``oracles_here() -> list[Oracle]`` (see the module docstring).
 This project's own oracles are registered the same way, in ``pyproject.toml``."""
 
 
@@ -87,10 +93,15 @@ class ModuleReport:
         return tuple(info.name for info in self.infos)
 
     def to_json(self) -> dict[str, Any]:
-        return {"module": self.module, "infos": [asdict(i) for i in self.infos], "facts": dict(self.facts), "problem": self.problem}
+        return {
+            "module": self.module,
+            "infos": [asdict(i) for i in self.infos],
+            "facts": dict(self.facts),
+            "problem": self.problem,
+        }
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "ModuleReport":
+    def from_json(cls, d: Mapping[str, Any]) -> ModuleReport:
         """Inverse of :meth:`to_json`.
 
         >>> r = ModuleReport("m", (OracleInfo("n", "f", "1", "cpu", "eager", ("a.b",)),), {"t": {"x": 1}})
@@ -102,7 +113,6 @@ class ModuleReport:
 
 
 _reports: dict[str, ModuleReport] = {}
-_shared: dict[str, IsolatedOracle] = {}
 
 
 def module_for(name: str) -> str:
@@ -161,25 +171,13 @@ def installed(module: str) -> bool:
 # -- discovery, in a worker ---------------------------------------------------
 
 
-def _discover_main(conn: Connection, fault_log: str, module_names: list[str]) -> None:
-    """Worker: for each module, send ``("module", name, infos, facts, problem)``."""
-    enable_fault_log(fault_log)
-    for module in module_names:
-        try:
-            infos = tuple(o.info() for o in load_module(module).oracles_here())
-            conn.send(("module", module, infos, thread_facts(), ""))
-        except Exception as exc:  # a broken module is a fact to report, not a reason to stop
-            conn.send(("module", module, (), thread_facts(), f"{type(exc).__name__}: {exc}"))
-    conn.close()
-
-
 def _ask_worker(module_names: list[str], timeout: float) -> list[ModuleReport]:
     """Reports for ``module_names``, in order; a module that kills or hangs the
     worker gets a report saying so and the rest go to a new worker."""
     reports: list[ModuleReport] = []
     while len(reports) < len(module_names):
         rest = module_names[len(reports) :]
-        worker = WorkerProcess(_discover_main, (rest,), "oracle-discovery")
+        worker = WorkerProcess("discover", {"modules": rest}, "oracle-discovery")
         for module in rest:
             reply = worker.receive(timeout)
             if isinstance(reply, tuple):
@@ -298,18 +296,39 @@ def _listed(info: OracleInfo, module: str) -> bool:
 # -- getting one --------------------------------------------------------------
 
 
+@overload
+def get(
+    name: str,
+    isolated: Literal[True] = ...,
+    *,
+    timeout: float = ...,
+    startup_timeout: float = ...,
+) -> IsolatedOracle: ...
+
+
+@overload
+def get(
+    name: str,
+    isolated: bool,
+    *,
+    timeout: float = ...,
+    startup_timeout: float = ...,
+) -> IsolatedOracle | InProcessOracle: ...
+
+
 def get(
     name: str,
     isolated: bool = True,
     *,
     timeout: float = DEFAULT_TIMEOUT,
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
-) -> IsolatedOracle | Oracle:
+) -> IsolatedOracle | InProcessOracle:
     """Oracle ``name``: by default an :class:`IsolatedOracle` with its worker
     started (so the import is paid here, not by the first case); with
-    ``isolated=False`` the in-process :class:`~oracles.base.Oracle` (fast, but
-    a crash takes this process with it). Raises :class:`OracleUnavailable`
-    (a LookupError) if ``name`` cannot run here.
+    ``isolated=False`` the in-process oracle (fast, but a crash takes this
+    process with it). Raises :class:`OracleUnavailable` (a LookupError) if
+    ``name`` cannot run here, :class:`~conformance.execution.loading.WorkerStartError`
+    if its worker cannot start. ``timeout`` is each case's limit in seconds.
 
     >>> with get("numpy") as numpy_oracle:   # doctest: +SKIP
     ...     numpy_oracle.run("numpy.take", np.arange(6).reshape(2, 3), np.array([2, 0]), axis=1).value.tolist()
@@ -323,32 +342,6 @@ def get(
     return oracle
 
 
-def shared(name: str, *, timeout: float = DEFAULT_TIMEOUT) -> IsolatedOracle:
-    """One :class:`IsolatedOracle` per name for the whole process, closed at
-    exit: what a pytest fixture or a hypothesis test wants, so that thousands
-    of examples reuse one warm worker. Don't ``close()`` it; :func:`close_all` does.
-
-    >>> shared("numpy") is shared("numpy")   # doctest: +SKIP
-    True
-    """
-    oracle = _shared.get(name)
-    if oracle is None:
-        oracle = get(name, timeout=timeout)
-        assert isinstance(oracle, IsolatedOracle)
-        _shared[name] = oracle
-    oracle.timeout = timeout
-    return oracle
-
-
-def close_all() -> None:
-    """Stop every worker :func:`shared` started."""
-    while _shared:
-        _shared.popitem()[1].close()
-
-
-atexit.register(close_all)
-
-
 def _module_or_unavailable(name: str) -> str:
     try:
         module = module_for(name)
@@ -357,4 +350,3 @@ def _module_or_unavailable(name: str) -> str:
     if not installed(module):
         raise OracleUnavailable(f"oracle {name!r} needs the module {module}, which is not installed")
     return module
-
