@@ -77,7 +77,16 @@ def _spawn(argv: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen:
         if _spawner is None or _spawner.pid != os.getpid():
             _spawner = _Spawner()
         spawner = _spawner
-    return spawner.spawn(lambda: subprocess.Popen(argv, stdin=subprocess.DEVNULL, pass_fds=pass_fds, env=_worker_env()))
+    quiet = os.environ.get("GATHER_CONFORMANCE_WORKER_OUTPUT") != "show"
+    out = subprocess.DEVNULL if quiet else None
+    return spawner.spawn(lambda: subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, pass_fds=pass_fds, env=_worker_env()))
+
+
+QUIET_FRAMEWORKS = {"TF_CPP_MIN_LOG_LEVEL": "3", "GRPC_VERBOSITY": "ERROR", "ABSL_MIN_LOG_LEVEL": "3"}
+"""Framework logging switched off in workers (a user's own setting wins). Workers'
+stdout and stderr go nowhere (framework chatter is not a result: errors are
+outcomes, crashes quote the fault log); ``GATHER_CONFORMANCE_WORKER_OUTPUT=show``
+lets them through for debugging."""
 
 
 def _worker_env() -> dict[str, str]:
@@ -86,7 +95,7 @@ def _worker_env() -> dict[str, str]:
     >>> _ROOT in _worker_env().get("PYTHONPATH", "") or _ROOT in site.getsitepackages()
     True
     """
-    env = dict(os.environ)
+    env = {**QUIET_FRAMEWORKS, **os.environ}
     if _ROOT not in {*site.getsitepackages(), site.getusersitepackages()}:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, env.get("PYTHONPATH")) if p)
     return env
