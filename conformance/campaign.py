@@ -146,10 +146,14 @@ def run_campaign(
     facts: dict[str, Any] | None = None,
     progress: Progress | None = None,
     stop: threading.Event | None = None,
+    started: float | None = None,
 ) -> RunResult:
     """Run a campaign (see the module docstring); with ``out_dir``, stream
-    ``results.jsonl`` there while running and write ``results.json`` at the end."""
-    start = time.monotonic()
+    ``results.jsonl`` there while running and write ``results.json`` at the end.
+    ``started`` (a :func:`time.monotonic` value, default now) is when the
+    budget's clock started: the command's start, so that starting the
+    oracles' workers counts too."""
+    start = time.monotonic() if started is None else started
     settings = settings or Settings()
     stop = stop or threading.Event()
     progress = progress or _Quiet()

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,10 @@ from conformance.stream import StreamError, rebuild
 OK, GATE_FAILS = 0, 1
 RUN_ARTIFACTS = ("results.json", "results.jsonl")
 """Files the campaign writes into its folder (the report clears its own)."""
+
+
+BUDGET_TIMEOUT_SHARE = 0.05
+"""With ``--budget``, the per-case timeout is at most this share of it."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,8 @@ def plan_campaign(
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
     settings = Settings(seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair)
+    if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
+        timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
     return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
 
 
@@ -95,17 +103,20 @@ def clean(out: Path) -> None:
 
 
 def _load_oracles(plan: CampaignPlan) -> list[OracleLike]:
-    return [registry.get(n, isolated=not plan.in_process, timeout=plan.timeout) for n in plan.oracles]  # type: ignore[misc]
+    """The planned oracles, their workers started at once (each imports its framework)."""
+    with ThreadPoolExecutor(max_workers=max(len(plan.oracles), 1)) as pool:
+        return list(pool.map(lambda n: registry.get(n, isolated=not plan.in_process, timeout=plan.timeout), plan.oracles))
 
 
 def campaign(plan: CampaignPlan, stop: threading.Event) -> RunResult:
     """Run the planned campaign into ``plan.out`` with a progress display."""
+    started = time.monotonic()
     clean(plan.out)
-    facts: dict[str, Any] = {**run_facts(), "missing": plan.missing}
+    facts: dict[str, Any] = {**run_facts(), "missing": plan.missing, "case_timeout_s": plan.timeout}
     progress = progress_for(sys.stderr, plan.settings.budget_s)
     oracles = _load_oracles(plan)
     try:
-        return run_campaign(oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop)
+        return run_campaign(oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started)
     finally:
         progress.close()
         close_all(oracles)

@@ -97,6 +97,15 @@ def make_finding(
     )  # fmt: skip
 
 
+def quick_finding(sig: Signature, first: First, oracle: OracleLike | None, count: int, seed: int | None) -> Finding:
+    """The first example as it was drawn, with only its own oracle's outcome
+    and reproducer: what a finding is when time is up (no re-runs)."""
+    j = first.judged
+    scripts, model = _reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
+    return Finding(sig, j.case, j.reference, {j.oracle: j.outcome}, count, round(first.seconds, 3), seed, scripts=scripts,
+                   onnx_model_b64=model, class_case=class_case_json(first.class_case))  # fmt: skip
+
+
 def build_findings(
     tally: Tally, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo], settings: Settings, *,
     shrink_end: float | None, progress: Progress,
@@ -110,15 +119,14 @@ def build_findings(
         sig, first = next((s, f) for s, f in sorted(tally.first.items(), key=lambda kv: kv[1].seconds) if s not in done)
         done.add(sig)
         try:
-            small = first.class_case
-            if shrink_end is None or time.monotonic() < shrink_end:
-                small = shrink(small, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)
-            finding = make_finding(sig, first, small, oracles, infos, tally.counts[sig], settings.seed)
+            if shrink_end is not None and time.monotonic() >= shrink_end:
+                finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed)
+            else:
+                small = shrink(first.class_case, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)
+                finding = make_finding(sig, first, small, oracles, infos, tally.counts[sig], settings.seed)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
-            j = first.judged
-            finding = Finding(sig, j.case, j.reference, {j.oracle: j.outcome}, tally.counts[sig], round(first.seconds, 3),
-                              settings.seed, class_case=class_case_json(first.class_case))  # fmt: skip
+            finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed)
         tally.finding(finding)
         findings.append(finding)
         progress.advance(findings=len(findings))

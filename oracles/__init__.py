@@ -15,13 +15,37 @@ Importing this package imports no framework.
 """
 
 from conformance.execution import (
-    DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, IsolatedOracle, OracleUnavailable, WorkerStartError,
-    available, describe, discover, get, infos, registered,
-)  # fmt: skip
+    DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    IsolatedOracle,
+    OracleUnavailable,
+    WorkerStartError,
+    available,
+    describe,
+    discover,
+    get,
+    infos,
+    registered,
+)
 from conformance.model import Case, ErrorClass, Kind, OracleInfo, Outcome
 from oracles.base import Oracle
 
 __all__ = [
-    "Case", "DEFAULT_STARTUP_TIMEOUT", "DEFAULT_TIMEOUT", "ErrorClass", "IsolatedOracle", "Kind", "Oracle", "OracleInfo",
-    "OracleUnavailable", "Outcome", "WorkerStartError", "available", "describe", "discover", "get", "infos", "registered",
+    "DEFAULT_STARTUP_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "Case",
+    "ErrorClass",
+    "IsolatedOracle",
+    "Kind",
+    "Oracle",
+    "OracleInfo",
+    "OracleUnavailable",
+    "Outcome",
+    "WorkerStartError",
+    "available",
+    "describe",
+    "discover",
+    "get",
+    "infos",
+    "registered",
 ]  # fmt: skip

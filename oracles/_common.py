@@ -1,31 +1,34 @@
 """Small helpers every in-process oracle module shares.
 
-* :class:`FrameworkOracle`: an :class:`~oracles.base.Oracle` whose
-  :meth:`info` comes from a few fields, which refuses ops it does not
-  implement and inputs whose dtype its framework cannot hold, and whose
-  :meth:`classify` tries the framework's own message patterns first;
-* :func:`bound`: an op's attributes with the catalog's defaults filled in;
-* :func:`strings_like`: a framework's string result (bytes or ``str``
-  objects) back as a NumPy unicode array of the input's dtype;
-* :func:`safely`: build the oracles of a module, or none if it can't.
+* :class:`OpUnit`: how one framework op is called, as source text;
+* :class:`FrameworkOracle`: an :class:`~oracles.base.Oracle` that runs its
+  units: it executes its prelude and mode text (see :mod:`conformance.scripts`)
+  once, calls an op through the same text its reproducer prints, refuses ops
+  it does not list and inputs whose dtype its framework cannot hold, and
+  classifies errors with the framework's own message patterns first;
+* :data:`STRINGS_LIKE`: prelude text for frameworks that answer strings as
+  ``bytes`` or ``str`` objects;
+* :func:`when_installed`: build the oracles of a module, or none if its framework is not installed.
 
->>> bound("numpy.take", {"axis": 0})
-{'axis': 0, 'mode': 'raise'}
->>> strings_like(np.array([b"b\\xc3\\xa9"], dtype=object), np.array(["ab", "x"])).tolist()
+>>> ns = {"np": np}
+>>> exec(STRINGS_LIKE, ns)
+>>> ns["strings_like"](np.array([b"b\\xc3\\xa9"], dtype=object), np.array(["ab", "x"])).tolist()
 ['bé']
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from conformance.arrays import dtype_name
-from conformance.catalog import spec
-from conformance.model import ErrorClass, OracleInfo
+from conformance.model import Case, ErrorClass, OracleInfo, Outcome, Reproducer
+from conformance.scripts import Program, script, unit_source
 from oracles.base import Oracle, classify_message
 
 Patterns = tuple[tuple[ErrorClass, tuple[str, ...]], ...]
@@ -34,39 +37,56 @@ NEGATIVE_VALUE = re.compile(r"(?:\bindex|\bindices(?:\[[\d, ]*\])?)\s*=?\s*\[?\s
 """A message that quotes a negative index value: ``index -1 is out of bounds``,
 ``indices[0] = -1 is not in [0, 3)``, ``indices[0] = [-1] does not index``."""
 
-
-def bound(op: str, attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """``attrs`` with ``op``'s catalog defaults filled in (unknown names raise TypeError).
-
-    >>> bound("torch.take_along_dim", {})
-    {'dim': None}
-    """
-    return spec(op).bind(attrs)
-
-
-def strings_like(value: Any, like: np.ndarray) -> np.ndarray:
-    """A string result as an array of ``like``'s dtype (same kind and width),
-    so that it compares bit for bit with a NumPy gather of ``like``.
-
-    TensorFlow returns ``bytes`` (UTF-8), onnxruntime ``str`` objects; both
-    become ``like.dtype`` (``<U…`` decodes UTF-8, ``|S…`` keeps the bytes).
-
-    >>> strings_like(np.array(["x"], dtype=object), np.array(["abc"])).dtype
-    dtype('<U3')
-    """
+STRINGS_LIKE = '''
+def strings_like(value, like):
+    """A string answer (bytes or str objects) as an array of like's own string dtype, so that it
+    compares bit for bit with a NumPy gather of like (<U decodes UTF-8, |S keeps the bytes)."""
     flat = np.asarray(value, dtype=object).reshape(-1)
     if like.dtype.kind == "U":
         flat = [v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in flat]
     return np.array(list(flat), dtype=like.dtype).reshape(np.shape(value))
+'''
+"""Prelude text (it needs ``np``) for TensorFlow and ONNX, whose string tensors answer ``bytes``/``str`` objects."""
 
 
-def is_text(a: np.ndarray) -> bool:
-    """True for string (``U``/``S``) and object arrays.
+@dataclass(frozen=True)
+class OpUnit:
+    """How one catalog op is called on a framework: a Python expression over
+    the framework's own tensors ``data`` and ``indices`` and the ``attrs``
+    dict, exactly as the case gives it (the framework's own defaults apply),
+    and the names its oracle's prelude defines.
 
-    >>> is_text(np.array(["a"])), is_text(np.array([1]))
-    (True, False)
+    >>> OpUnit("torch.take", "torch.take(data, indices, **attrs)").call
+    'torch.take(data, indices, **attrs)'
     """
-    return a.dtype.kind in "USO"
+
+    op: str
+    call: str
+
+
+class MissingUnit(LookupError):
+    """An oracle lists an op it has no unit for (or has a unit for an op it does not list)."""
+
+
+def units_for(name: str, ops: Iterable[str], units: Iterable[OpUnit]) -> dict[str, OpUnit]:
+    """``{op: unit}`` for exactly the ops an oracle lists.
+
+    >>> units_for("x", ["a.b"], [OpUnit("a.b", "f(data)")])["a.b"].call
+    'f(data)'
+    >>> units_for("x", ["a.b", "a.c"], [OpUnit("a.b", "f(data)")])
+    Traceback (most recent call last):
+    ...
+    oracles._common.MissingUnit: oracle 'x' lists a.c but has no unit for it
+    """
+    by_op = {u.op: u for u in units}
+    listed = tuple(ops)
+    for op in listed:
+        if op not in by_op:
+            raise MissingUnit(f"oracle {name!r} lists {op} but has no unit for it")
+    for op in by_op:
+        if op not in listed:
+            raise MissingUnit(f"oracle {name!r} has a unit for {op} but does not list it")
+    return {op: by_op[op] for op in listed}
 
 
 def classify_with(message: str, patterns: Patterns, negative_rejected: bool = False) -> ErrorClass:
@@ -93,20 +113,39 @@ def classify_with(message: str, patterns: Patterns, negative_rejected: bool = Fa
     return generic
 
 
-class FrameworkOracle(Oracle):
-    """An oracle described by fields; subclasses add :meth:`call` and, where
-    the framework cannot hold some inputs, :meth:`dtype_problem`.
+def is_text(a: np.ndarray) -> bool:
+    """True for string (``U``/``S``) and object arrays.
 
-    ``patterns`` refine :meth:`classify`; ``negative_rejected`` says the
-    framework's gathers reject negative indices (see :func:`classify_with`).
+    >>> is_text(np.array(["a"])), is_text(np.array([1]))
+    (True, False)
+    """
+    return a.dtype.kind in "USO"
+
+
+class FrameworkOracle(Oracle):
+    """An oracle that runs :class:`OpUnit` source text: ``prelude`` (imports
+    NumPy as ``np`` and defines ``to_native(a)`` and ``to_numpy(x, like)``),
+    ``mode`` (defines ``prepare(call, attrs)``) and one unit per listed op
+    (:class:`MissingUnit` otherwise). :meth:`reproducer` prints the same text.
+
+    Subclasses say which inputs the framework cannot hold
+    (:meth:`dtype_problem`) and, where a call needs more than its inputs
+    (an ONNX model), the module-level :meth:`constants` it uses. ``patterns``
+    refine :meth:`classify`; ``negative_rejected`` says the framework's
+    gathers reject negative indices (see :func:`classify_with`).
     """
 
     patterns: Patterns = ()
     negative_rejected: bool = False
 
-    def __init__(self, name: str, framework: str, version: str, device: str, mode: str, ops: Iterable[str]) -> None:
-        self.name, self.framework, self.mode = name, framework, mode
-        self._info = OracleInfo(name, framework, version, device, mode, tuple(ops))
+    def __init__(self, info: OracleInfo, prelude: str, mode: str, units: Iterable[OpUnit]) -> None:
+        self.name, self.framework, self.mode = info.name, info.framework, info.mode
+        self._info = info
+        self.prelude, self.mode_source = prelude, mode
+        self.units = units_for(info.name, info.ops, units)
+        self._namespace: dict[str, Any] = {}
+        exec(compile(f"{prelude}\n{mode}", f"<{info.name} prelude>", "exec"), self._namespace)  # noqa: S102 - our own source text
+        self._prepared: dict[tuple[Any, ...], Callable[[Any, Any], Any]] = {}
 
     def info(self) -> OracleInfo:
         return self._info
@@ -115,8 +154,16 @@ class FrameworkOracle(Oracle):
         """Why this framework cannot hold ``a`` (``arg`` is "data" or "indices"), or None."""
         return None
 
+    def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
+        """Module-level names (beyond the prelude's) that ``op``'s call uses for this case."""
+        return {}
+
+    def attachments(self, constants: Mapping[str, bytes]) -> dict[str, bytes]:
+        """Files a reproducer carries beside its script, from its :meth:`constants`."""
+        return {}
+
     def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> str | None:
-        if op not in self._info.ops:
+        if op not in self.units:
             return f"{self.name} does not implement {op}"
         for arg, a in (("data", data), ("indices", indices)):
             problem = self.dtype_problem(op, arg, np.asarray(a))
@@ -129,15 +176,44 @@ class FrameworkOracle(Oracle):
             return ErrorClass.ATTRIBUTE_INVALID
         return classify_with(str(exc), self.patterns, self.negative_rejected)
 
+    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+        """What a reproducer's ``observe()`` does, with ``prepare`` cached per op, attributes and constants."""
+        constants = self.constants(op, data, indices, attrs)
+        key = (op, repr(sorted(attrs.items())), tuple(sorted(constants.items())))
+        run = self._prepared.get(key)
+        if run is None:
+            namespace = dict(self._namespace, **constants)
+            code = compile(unit_source(self.units[op].call), f"<{self.name}: {op}>", "exec")
+            exec(code, namespace)  # noqa: S102 - our own source text
+            run = self._prepared[key] = namespace["prepare"](namespace["call"], dict(attrs))
+        to_native, to_numpy = self._namespace["to_native"], self._namespace["to_numpy"]
+        return to_numpy(run(to_native(data), to_native(indices)), data)
 
-def safely(build: Callable[[], list[Oracle]]) -> list[Oracle]:
-    """``build()``, or ``[]`` if the framework is missing or broken: an
-    ``oracles_here()`` never raises.
+    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+        """The standalone script of ``case`` on this oracle (see :func:`conformance.scripts.script`);
+        a ValueError for a case this oracle does not run at all (unsupported)."""
+        data, indices = np.asarray(case.data), np.asarray(case.indices)
+        reason = self.unsupported_reason(case.op, data, indices, case.attrs)
+        if reason:
+            raise ValueError(f"no reproducer: {reason}")
+        constants = self.constants(case.op, data, indices, case.attrs)
+        program = Program(self.prelude, self.mode_source, self.units[case.op].call, constants)
+        return Reproducer(self.name, script(self._info, case, reference, program, observed), self.attachments(constants))
 
-    >>> safely(lambda: 1 / 0)
+
+def when_installed(packages: tuple[str, ...], build: Callable[[], list[Oracle]]) -> list[Oracle]:
+    """``build()``, or ``[]`` when one of ``packages`` (the framework) is not
+    installed at all. A framework that is installed but fails to load raises,
+    so that discovery reports it, and so does an oracle that lists an op it
+    has no unit for.
+
+    >>> when_installed(("no_such_framework",), lambda: 1 / 0)
     []
+    >>> when_installed(("numpy",), lambda: 1 / 0)
+    Traceback (most recent call last):
+    ...
+    ZeroDivisionError: division by zero
     """
-    try:
-        return list(build())
-    except Exception:  # ImportError, a broken install, no device: no oracle here
+    if any(importlib.util.find_spec(p) is None for p in packages):
         return []
+    return list(build())

@@ -16,11 +16,14 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from conformance.model import CaseLike, ErrorClass, OracleInfo, Outcome, as_case
+from conformance.model import Case, CaseLike, ErrorClass, OracleInfo, Outcome, Reproducer, as_case
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 
 class Oracle(ABC):
@@ -30,7 +33,9 @@ class Oracle(ABC):
     inputs to the framework's own tensors without casting anything, and the
     result back to NumPy bit for bit), :meth:`unsupported_reason` (decide
     *before* calling whether the framework can represent the inputs at all),
-    :meth:`classify` (normalize the framework's exceptions) and :meth:`info`.
+    :meth:`classify` (normalize the framework's exceptions), :meth:`info` and
+    :meth:`reproducer` (a standalone script of one case, for this oracle's
+    framework, device and mode).
     :meth:`run_in_process` turns all of that into an :class:`Outcome`; the
     isolation layer runs the same method inside a worker process.
     """
@@ -46,6 +51,13 @@ class Oracle(ABC):
     @abstractmethod
     def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
         """Run catalog op ``op`` (a key such as ``"onnx.Gather-13"``) natively."""
+
+    @abstractmethod
+    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+        """A script that re-runs ``case`` as this oracle runs it and exits 1
+        printing ``REPRODUCED`` while the oracle still differs from
+        ``reference``; ``observed`` is what the oracle did (a crash or a
+        timeout makes the script run the case in a child process)."""
 
     def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> str | None:
         """Why this framework cannot even be handed these inputs, or None."""
@@ -68,7 +80,7 @@ class Oracle(ABC):
         start = time.perf_counter()
         try:
             value = self.call(op, data, indices, attrs)
-        except Exception as exc:  # the point of an oracle: every error is an outcome
+        except Exception as exc:  # noqa: BLE001 - the point of an oracle: every error is an outcome
             return Outcome.raised(exc, self.classify(exc), time.perf_counter() - start)
         return Outcome.returned(value, time.perf_counter() - start)
 
@@ -84,7 +96,7 @@ class Oracle(ABC):
     def close(self) -> None:
         """Nothing to release in-process; here so both kinds of oracle share one interface."""
 
-    def __enter__(self) -> "Oracle":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

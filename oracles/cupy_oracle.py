@@ -1,5 +1,6 @@
-"""CuPy, as a NumPy on a CUDA device: ``numpy.take`` and
-``numpy.take_along_axis`` through ``cupy.take`` / ``cupy.take_along_axis``.
+"""CuPy, as a NumPy on a CUDA device: ``numpy.take``, ``numpy.take_along_axis``
+and advanced indexing through the NumPy units spelled ``cp.`` (see
+:func:`oracles.numpy_oracle.numpy_units`).
 
 The module imports without CuPy; :func:`oracles_here` is then empty, as it is
 when CuPy imports but sees no CUDA device.
@@ -11,14 +12,33 @@ True
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from conformance.arrays import BFLOAT16, to_numpy
-from oracles._common import FrameworkOracle, bound, safely
+from conformance.arrays import BFLOAT16
+from conformance.model import OracleInfo
+from conformance.scripts import EAGER
+from oracles._common import FrameworkOracle, OpUnit, when_installed
 from oracles.base import Oracle
-from oracles.numpy_oracle import NUMPY_OPS, NUMPY_PATTERNS, numpy_style_call
+from oracles.numpy_oracle import NUMPY_OPS, NUMPY_PATTERNS, numpy_units
+
+CUPY_PRELUDE = '''
+import cupy as cp
+import numpy as np
+
+
+def to_native(a):
+    return cp.asarray(a)
+
+
+def to_numpy(x, like):
+    return cp.asnumpy(x)
+'''
+
+TAKE_WITHOUT_MODE = OpUnit("numpy.take", 'cp.take(data, indices, **{k: v for k, v in attrs.items() if k != "mode"})')
+"""For a ``cupy.take`` with no ``mode`` argument: the NumPy call minus ``mode="raise"`` (other modes are unsupported)."""
 
 
 class CupyOracle(FrameworkOracle):
@@ -27,9 +47,11 @@ class CupyOracle(FrameworkOracle):
     patterns = NUMPY_PATTERNS
 
     def __init__(self, cupy: Any) -> None:
-        self.cp = cupy
-        super().__init__("cupy", "cupy", cupy.__version__, "cuda:0", "eager", NUMPY_OPS)
         self._take_has_mode = "mode" in inspect.signature(cupy.take).parameters
+        units = numpy_units("cp")
+        if not self._take_has_mode:
+            units = (TAKE_WITHOUT_MODE,) + units[1:]
+        super().__init__(OracleInfo("cupy", "cupy", cupy.__version__, "cuda:0", "eager", NUMPY_OPS), CUPY_PRELUDE, EAGER, units)
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":
@@ -38,28 +60,23 @@ class CupyOracle(FrameworkOracle):
             return "CuPy has no bfloat16"
         return None
 
-    def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> str | None:
+    def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> str | None:
         reason = super().unsupported_reason(op, data, indices, attrs)
-        if reason is None and op == "numpy.take" and not self._take_has_mode and bound(op, attrs)["mode"] != "raise":
+        if reason is None and op == "numpy.take" and not self._take_has_mode and attrs.get("mode", "raise") != "raise":
             return "cupy.take has no mode argument"
         return reason
-
-    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
-        cp = self.cp
-        d, i = cp.asarray(data), cp.asarray(indices)
-        if op == "numpy.take" and not self._take_has_mode:  # the NumPy call minus mode="raise"
-            return to_numpy(cp.take(d, i, axis=bound(op, attrs)["axis"]))
-        return to_numpy(numpy_style_call(cp, op, d, i, attrs))
 
 
 def _build() -> list[Oracle]:
     import cupy
 
-    if cupy.cuda.runtime.getDeviceCount() < 1:
-        return []
-    return [CupyOracle(cupy)]
+    try:
+        devices = cupy.cuda.runtime.getDeviceCount()
+    except cupy.cuda.runtime.CUDARuntimeError:  # no driver: no device
+        devices = 0
+    return [CupyOracle(cupy)] if devices else []
 
 
 def oracles_here() -> list[Oracle]:
-    """The CuPy oracle when CuPy imports and a CUDA device exists, else []."""
-    return safely(_build)
+    """The CuPy oracle when CuPy is installed and a CUDA device exists, else []."""
+    return when_installed(("cupy",), _build)

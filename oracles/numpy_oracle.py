@@ -1,7 +1,7 @@
 """NumPy's own gathers, ``numpy.take`` (every ``mode``, ``axis=None`` too),
 ``numpy.take_along_axis`` (``axis=None`` too) and integer-array (advanced)
-indexing with an index-tuple array, on any array namespace that
-spells them the NumPy way (CuPy reuses this, see :mod:`oracles.cupy_oracle`).
+indexing with an index-tuple array, as units any array namespace that
+spells them the NumPy way can reuse (CuPy does, see :mod:`oracles.cupy_oracle`).
 
 >>> import numpy as np
 >>> (o,) = oracles_here()
@@ -9,18 +9,17 @@ spells them the NumPy way (CuPy reuses this, see :mod:`oracles.cupy_oracle`).
 [7, 5]
 >>> o.run_in_process("numpy.take", np.array([5, 6, 7]), np.array([3]), {}).error_class.name
 'INDEX_OUT_OF_RANGE'
+>>> o.run_in_process("numpy.take", np.array([1, "x"], dtype=object), np.array(1), {}).value.dtype
+dtype('O')
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
-from conformance.arrays import to_numpy
-from oracles._common import FrameworkOracle, Patterns, bound, safely
-from conformance.model import ErrorClass
+from conformance.model import ErrorClass, OracleInfo
+from conformance.scripts import EAGER
+from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
 NUMPY_OPS = ("numpy.take", "numpy.take_along_axis", "numpy.advanced_indexing")
@@ -32,21 +31,35 @@ NUMPY_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "broadcast", "shape", "1d", "1-d")),
 )
 
+NUMPY_PRELUDE = '''
+import numpy as np
 
-def numpy_style_call(xp: Any, op: str, data: Any, indices: Any, attrs: Mapping[str, Any]) -> Any:
-    """Call ``xp.take`` / ``xp.take_along_axis`` / ``data[...]`` as a NumPy user would.
 
-    >>> numpy_style_call(np, "numpy.take_along_axis", np.array([[1, 2]]), np.array([[1, 1]]), {"axis": 1}).tolist()
-    [[2, 2]]
-    >>> numpy_style_call(np, "numpy.advanced_indexing", np.arange(4).reshape(2, 2), np.array([[1, 0]]), {}).tolist()
-    [2]
+def to_native(a):
+    return a
+
+
+def to_numpy(x, like):
+    """NumPy's answer as an array: a 0-d gather of an object array answers the element itself."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return np.asarray(x)
+    out = np.empty((), dtype=like.dtype)
+    out[()] = x
+    return out
+'''
+
+
+def numpy_units(xp: str) -> tuple[OpUnit, ...]:
+    """The NumPy gathers as called on the namespace imported as ``xp``.
+
+    >>> numpy_units("cp")[2].call
+    'data[tuple(cp.moveaxis(indices, -1, 0))]'
     """
-    if op == "numpy.advanced_indexing":  # the GatherND users write: x[i0, i1, ...]
-        return data[tuple(xp.moveaxis(indices, -1, 0))]
-    a = bound(op, attrs)
-    if op == "numpy.take":
-        return xp.take(data, indices, axis=a["axis"], mode=a["mode"])
-    return xp.take_along_axis(data, indices, axis=a["axis"])
+    return (
+        OpUnit("numpy.take", f"{xp}.take(data, indices, **attrs)"),
+        OpUnit("numpy.take_along_axis", f"{xp}.take_along_axis(data, indices, **attrs)"),
+        OpUnit("numpy.advanced_indexing", f"data[tuple({xp}.moveaxis(indices, -1, 0))]"),  # GatherND as users write it
+    )
 
 
 class NumpyOracle(FrameworkOracle):
@@ -55,12 +68,10 @@ class NumpyOracle(FrameworkOracle):
     patterns = NUMPY_PATTERNS
 
     def __init__(self) -> None:
-        super().__init__("numpy", "numpy", np.__version__, "cpu", "eager", NUMPY_OPS)
-
-    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
-        return to_numpy(numpy_style_call(np, op, np.asarray(data), np.asarray(indices), attrs))
+        info = OracleInfo("numpy", "numpy", np.__version__, "cpu", "eager", NUMPY_OPS)
+        super().__init__(info, NUMPY_PRELUDE, EAGER, numpy_units("np"))
 
 
 def oracles_here() -> list[Oracle]:
     """The NumPy oracle (always available)."""
-    return safely(lambda: [NumpyOracle()])
+    return when_installed(("numpy",), lambda: [NumpyOracle()])

@@ -22,17 +22,23 @@ allows but a runtime has no kernel for is that runtime's *error*.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from conformance.arrays import BFLOAT16, to_numpy
-from oracles._common import FrameworkOracle, Patterns, bound, is_text, safely, strings_like
-from conformance.model import ErrorClass
+from conformance.arrays import as_dtype
+from conformance.model import ErrorClass, OpKey, OracleInfo
+from conformance.scripts import EAGER
+from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
 ONNX_OPS = ("onnx.Gather-1", "onnx.Gather-11", "onnx.Gather-13", "onnx.GatherElements-11", "onnx.GatherElements-13",
             "onnx.GatherND-11", "onnx.GatherND-12", "onnx.GatherND-13")  # fmt: skip
+
+ONNX_UNITS = tuple(OpUnit(op, "run_model(MODEL, data, indices)") for op in ONNX_OPS)
+"""Every ONNX op runs the same way: the op itself is the single-node ``MODEL``
+(:func:`model_bytes`: its node type and opset from the key, its attributes as given)."""
 
 NOT_COMPUTE_PROVIDERS = ("CPUExecutionProvider", "AzureExecutionProvider")
 """CPU gets the plain "onnxruntime" name; Azure runs remote endpoints, not kernels."""
@@ -46,29 +52,102 @@ ONNX_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
 )  # fmt: skip
 
+ORT_PRELUDE = """
+import ctypes
+import functools
 
-def split_key(op: str) -> tuple[str, int]:
-    """``("Gather", 13)`` for ``"onnx.Gather-13"``.
+import numpy as np
+import onnxruntime as ort
 
-    >>> split_key("onnx.GatherND-12")
-    ('GatherND', 12)
-    """
-    name, opset = op.split(".", 1)[1].rsplit("-", 1)
-    return name, int(opset)
+ort.set_default_logger_severity(4)  # kernel errors are outcomes: don't also log them
+BFLOAT16 = 16  # onnx.TensorProto.BFLOAT16
+
+
+@functools.lru_cache(maxsize=256)
+def session(model):
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    options.intra_op_num_threads = 1
+    return ort.InferenceSession(model, options, providers=PROVIDERS)
+
+
+def to_native(a):
+    \"\"\"What onnxruntime takes: bfloat16 (no ORT input type in NumPy) as an OrtValue of its bits, strings as str objects.\"\"\"
+    if a.dtype.name == "bfloat16":
+        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.ascontiguousarray(a).view(np.uint16), BFLOAT16)
+    return a.astype(object) if a.dtype.kind in "US" else a
+
+
+def run_model(model, data, indices):
+    feed = {"data": data, "indices": indices}
+    if not any(isinstance(v, ort.OrtValue) for v in feed.values()):
+        return session(model).run(None, feed)[0]
+    feed = {k: v if isinstance(v, ort.OrtValue) else ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(v)) for k, v in feed.items()}
+    return session(model).run_with_ort_values(None, feed)[0]
+
+
+def to_numpy(x, like):
+    \"\"\"The answer as NumPy: a bfloat16 OrtValue's bytes copied out (ORT has no NumPy type for it),
+    strings (str objects) in like's own string dtype.\"\"\"
+    if isinstance(x, ort.OrtValue):
+        size = x.tensor_size_in_bytes()
+        raw = ctypes.string_at(x.data_ptr(), size) if size else b""
+        return np.frombuffer(raw, dtype=like.dtype).reshape(x.shape()).copy()
+    value = np.asarray(x)
+    return strings_like(value, like) if like.dtype.kind in "US" else value
+""" + STRINGS_LIKE
+
+REFERENCE_PRELUDE = """
+import functools
+
+import numpy as np
+import onnx
+from onnx.reference import ReferenceEvaluator
+
+
+@functools.lru_cache(maxsize=256)
+def session(model):
+    return ReferenceEvaluator(onnx.load_from_string(model))
+
+
+def to_native(a):
+    return a.astype(object) if a.dtype.kind in "US" else a
+
+
+def run_model(model, data, indices):
+    return session(model).run(None, {"data": data, "indices": indices})[0]
+
+
+def to_numpy(x, like):
+    value = np.asarray(x)
+    return strings_like(value, like) if like.dtype.kind in "US" else value
+""" + STRINGS_LIKE
 
 
 def tensor_type(dtype: np.dtype) -> int:
     """The ONNX element type of a NumPy dtype (unicode and bytes are STRING).
 
     >>> from onnx import TensorProto
-    >>> tensor_type(np.dtype("<U3")) == TensorProto.STRING
-    True
+    >>> tensor_type(np.dtype("<U3")) == TensorProto.STRING, tensor_type(as_dtype("bfloat16")) == TensorProto.BFLOAT16 == 16
+    (True, True)
     """
     import onnx
 
     if dtype.kind in "US":
         return onnx.TensorProto.STRING
     return onnx.helper.np_dtype_to_tensor_dtype(dtype)
+
+
+def node_and_opset(op: str) -> tuple[str, int]:
+    """The node type and opset of an ONNX catalog key.
+
+    >>> node_and_opset("onnx.GatherND-12")
+    ('GatherND', 12)
+    """
+    key = OpKey.parse(op)
+    if key.framework != "onnx" or key.opset is None:
+        raise ValueError(f"{op} is no ONNX op with an opset")
+    return key.name, key.opset
 
 
 def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
@@ -81,7 +160,7 @@ def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
 
     if dtype.kind == "O":
         return "ONNX has no object tensors"
-    name, opset = split_key(op)
+    name, opset = node_and_opset(op)
     schema = onnx.defs.get_schema(name, opset)
     formal = schema.inputs[0 if arg == "data" else 1]
     allowed = next((c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == formal.type_str), [formal.type_str])
@@ -95,7 +174,7 @@ def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
 def _model_bytes(op: str, data_type: int, index_type: int, data_rank: int, index_rank: int, attrs: tuple[tuple[str, Any], ...]) -> bytes:
     from onnx import helper
 
-    name, opset = split_key(op)
+    name, opset = node_and_opset(op)
     node = helper.make_node(name, ["data", "indices"], ["output"], **dict(attrs))
     graph = helper.make_graph(
         [node],
@@ -106,102 +185,59 @@ def _model_bytes(op: str, data_type: int, index_type: int, data_rank: int, index
     )  # fmt: skip
     opsets = [helper.make_opsetid("", opset)]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="gather-conformance")
-    model.ir_version = helper.find_min_ir_version_for(opsets)
+    model.ir_version = helper.find_min_ir_version_for(opsets)  # onnx 1.23 writes IR 14, which onnxruntime 1.31 refuses
     return model.SerializeToString()
 
 
-def model_bytes(op: str, data_dtype: Any, index_dtype: Any, data_rank: int, index_rank: int, attrs: dict[str, Any]) -> bytes:
+def model_bytes(op: str, data_dtype: Any, index_dtype: Any, data_rank: int, index_rank: int, attrs: Mapping[str, Any]) -> bytes:
     """The serialized single-node model for ``op`` (a catalog key such as
-    ``"onnx.Gather-13"``) with these element types and ranks; every dimension
-    is symbolic. Attributes at their catalog defaults are written anyway.
+    ``"onnx.Gather-13"``) with these element types and ranks and exactly
+    these attributes (ONNX's defaults apply to the others); every dimension
+    is symbolic. Its IR version is the lowest that carries the opset.
 
     >>> import onnx
     >>> m = onnx.load_from_string(model_bytes("onnx.GatherND-12", "float32", "int64", 3, 2, {"batch_dims": 1}))
     >>> m.ir_version, m.opset_import[0].version, m.graph.input[0].type.tensor_type.shape.dim[2].dim_param
     (7, 12, 'd2')
     """
-    from conformance.arrays import as_dtype
-
-    items = tuple(sorted(bound(op, attrs).items()))
+    items = tuple(sorted(attrs.items()))
     return _model_bytes(op, tensor_type(as_dtype(data_dtype)), tensor_type(as_dtype(index_dtype)), data_rank, index_rank, items)
 
 
 class OnnxOracle(FrameworkOracle):
-    """An ONNX runtime; subclasses make and run a session for one model."""
+    """An ONNX runtime: the op is a single-node ``MODEL`` its reproducer embeds and attaches (``model.onnx``)."""
 
     patterns = ONNX_PATTERNS
 
-    def __init__(self, name: str, framework: str, version: str, device: str, mode: str) -> None:
-        super().__init__(name, framework, version, device, mode, ONNX_OPS)
-        self._sessions: dict[tuple[Any, ...], Any] = {}
+    def __init__(self, info: OracleInfo, prelude: str) -> None:
+        super().__init__(info, prelude, EAGER, ONNX_UNITS)
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         return schema_problem(op, arg, a.dtype)
 
-    def session(self, model: bytes) -> Any:
-        """A runner for ``model``."""
-        raise NotImplementedError
+    def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
+        return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.ndim, indices.ndim, attrs)}
 
-    def run_session(self, session: Any, data: np.ndarray, indices: np.ndarray) -> Any:
-        """Run ``session`` on the two inputs; the output as an array."""
-        return session.run(None, {"data": data, "indices": indices})[0]
-
-    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
-        key = (op, tuple(sorted(bound(op, attrs).items())), data.dtype.str, indices.dtype.str, data.ndim, indices.ndim)
-        if key not in self._sessions:
-            self._sessions[key] = self.session(model_bytes(op, data.dtype, indices.dtype, data.ndim, indices.ndim, attrs))
-        value = to_numpy(self.run_session(self._sessions[key], data.astype(object) if is_text(data) else data, indices))
-        return strings_like(value, data) if is_text(data) else value
+    def attachments(self, constants: Mapping[str, bytes]) -> dict[str, bytes]:
+        return {"model.onnx": constants["MODEL"]}
 
 
 class OrtOracle(OnnxOracle):
-    """onnxruntime with one execution provider (CPU as fallback for others)."""
+    """onnxruntime with one execution provider (CPU as fallback for others).
+
+    >>> from conformance.arrays import BFLOAT16
+    >>> OrtOracle().run_in_process("onnx.Gather-13", np.array([1.5, -0.0], BFLOAT16), np.array([1, 0]), {}).value.tolist()
+    [-0.0, 1.5]
+    """
 
     def __init__(self, provider: str = "CPUExecutionProvider") -> None:
         import onnxruntime as ort
 
         short = provider.removesuffix("ExecutionProvider").lower()
         name = "onnxruntime" if provider == "CPUExecutionProvider" else f"onnxruntime-{short}"
-        super().__init__(name, "onnxruntime", ort.__version__, "cpu" if short == "cpu" else f"{short}:0", "session")
-        self.providers = [provider] if provider == "CPUExecutionProvider" else [provider, "CPUExecutionProvider"]
-
-    def session(self, model: bytes) -> Any:
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.log_severity_level = 4
-        options.intra_op_num_threads = 1
-        return ort.InferenceSession(model, options, providers=self.providers)
-
-    def run_session(self, session: Any, data: np.ndarray, indices: np.ndarray) -> Any:
-        if data.dtype != BFLOAT16:
-            return super().run_session(session, data, indices)
-        return run_bfloat16(session, data, indices)
-
-
-def run_bfloat16(session: Any, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """Run an onnxruntime session on bfloat16 ``data``: NumPy's ml_dtypes
-    bfloat16 is not an ORT input type, so its bits go in as an OrtValue typed
-    BFLOAT16 and the output's bytes are copied out (ORT has no NumPy type for it).
-
-    >>> from conformance.arrays import BFLOAT16
-    >>> ort = OrtOracle()
-    >>> s = ort.session(model_bytes("onnx.Gather-13", "bfloat16", "int64", 1, 1, {}))
-    >>> run_bfloat16(s, np.array([1.5, -0.0], BFLOAT16), np.array([1, 0])).tolist()
-    [-0.0, 1.5]
-    """
-    import ctypes
-
-    import onnx
-    import onnxruntime as ort
-
-    feed = {
-        "data": ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.asarray(data, order="C").view(np.uint16), onnx.TensorProto.BFLOAT16),
-        "indices": ort.OrtValue.ortvalue_from_numpy(np.asarray(indices, order="C")),
-    }
-    (out,) = session.run_with_ort_values(None, feed)
-    raw = ctypes.string_at(out.data_ptr(), out.tensor_size_in_bytes()) if out.tensor_size_in_bytes() else b""
-    return np.frombuffer(raw, dtype=BFLOAT16).reshape(out.shape()).copy()
+        providers = [provider] if provider == "CPUExecutionProvider" else [provider, "CPUExecutionProvider"]
+        info = OracleInfo(name, "onnxruntime", ort.__version__, "cpu" if short == "cpu" else f"{short}:0", "session", ONNX_OPS)
+        super().__init__(info, ORT_PRELUDE + f"\nPROVIDERS = {providers!r}\n")
 
 
 class ReferenceOracle(OnnxOracle):
@@ -210,30 +246,16 @@ class ReferenceOracle(OnnxOracle):
     def __init__(self) -> None:
         import onnx
 
-        super().__init__("onnx-reference", "onnx", onnx.__version__, "cpu", "reference")
-
-    def session(self, model: bytes) -> Any:
-        import onnx
-        from onnx.reference import ReferenceEvaluator
-
-        return ReferenceEvaluator(onnx.load_from_string(model))
+        super().__init__(OracleInfo("onnx-reference", "onnx", onnx.__version__, "cpu", "reference", ONNX_OPS), REFERENCE_PRELUDE)
 
 
 def _ort_oracles() -> list[Oracle]:
     import onnxruntime as ort
 
-    _quiet_ort()
     others = [p for p in ort.get_available_providers() if p not in NOT_COMPUTE_PROVIDERS]
-    return [OrtOracle()] + [OrtOracle(p) for p in others]
+    return [OrtOracle(p) for p in ["CPUExecutionProvider", *others]]
 
 
 def oracles_here() -> list[Oracle]:
     """onnxruntime (CPU, plus any other compute provider) and the ONNX reference evaluator."""
-    return safely(_ort_oracles) + safely(lambda: [ReferenceOracle()])
-
-
-def _quiet_ort() -> None:
-    """Kernel errors are outcomes here; keep onnxruntime from also logging them."""
-    import onnxruntime as ort
-
-    ort.set_default_logger_severity(4)
+    return when_installed(("onnxruntime", "onnx"), _ort_oracles) + when_installed(("onnx",), lambda: [ReferenceOracle()])

@@ -1,13 +1,13 @@
 """TensorFlow: ``tf.gather`` (``axis``, ``batch_dims``) and ``tf.gather_nd``
 (``batch_dims``), eager ("tensorflow") and compiled by XLA
 ("tensorflow-xla": the same call inside ``tf.function(jit_compile=True)``,
-one compiled function per op and attributes).
+one compiled function per op and attributes), on the CPU.
 
 Inputs become tensors of the same dtype via ``tf.constant`` (bfloat16 from
 ml_dtypes maps to ``tf.bfloat16``; NumPy unicode to ``tf.string`` as UTF-8).
 String results come back as ``bytes``; they are decoded to the input's own
-NumPy dtype (:func:`oracles._common.strings_like`). Object arrays are
-unsupported, and so are strings under XLA, which has no string type.
+NumPy dtype (``strings_like``, :data:`oracles._common.STRINGS_LIKE`). Object
+arrays are unsupported, and so are strings under XLA, which has no string type.
 
 ``tf.experimental.numpy.take_along_axis`` is *not* offered as
 ``numpy.take_along_axis``: out-of-range indices raise GatherV2's error
@@ -15,30 +15,29 @@ unsupported, and so are strings under XLA, which has no string type.
 switched on process-wide, so it is not the same op.
 
 >>> import numpy as np
->>> eager = oracles_here()[0]
+>>> eager, xla = oracles_here()
 >>> eager.run_in_process("tensorflow.gather", np.array(["a", "bé"]), np.array([1], np.int16), {}).value.tolist()
 ['bé']
 >>> eager.run_in_process("tensorflow.gather", np.arange(3.0), np.array([-1]), {}).error_class.name
 'NEGATIVE_INDEX'
+>>> xla.run_in_process("tensorflow.gather", np.arange(3.0), np.array([3]), {}).value.tolist()  # XLA clamps
+[2.0]
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
 
-from conformance.arrays import to_numpy
-from oracles._common import FrameworkOracle, Patterns, bound, is_text, safely, strings_like
-from conformance.model import ErrorClass
+from conformance.model import ErrorClass, OracleInfo
+from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, is_text, when_installed
 from oracles.base import Oracle
 
-# TensorFlow's C++ start-up chatter is noise in a campaign log (errors are outcomes).
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-
 TF_OPS = ("tensorflow.gather", "tensorflow.gather_nd")
+
+TF_UNITS = (
+    OpUnit("tensorflow.gather", "tf.gather(data, indices, **attrs)"),
+    OpUnit("tensorflow.gather_nd", "tf.gather_nd(data, indices, **attrs)"),
+)
 
 TF_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("is not in [", "does not index into param shape")),
@@ -48,19 +47,46 @@ TF_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("innermost dimension", "shape", "rank", "dimension")),
 )  # fmt: skip
 
+TF_PRELUDE = '''
+import os
 
-def tf_function(op: str, attrs: dict[str, Any]) -> Callable[[Any, Any], Any]:
-    """A plain function of (params, indices) calling the TF op with ``attrs`` bound.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's C++ start-up chatter is noise (errors are outcomes)
 
-    >>> tf_function("tensorflow.gather_nd", {"batch_dims": 0})([[1, 2]], [[0, 1]]).numpy().tolist()
-    [2]
-    """
-    import tensorflow as tf
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
 
-    a = bound(op, attrs)
-    if op == "tensorflow.gather":
-        return lambda p, i: tf.gather(p, i, axis=a["axis"], batch_dims=a["batch_dims"])
-    return lambda p, i: tf.gather_nd(p, i, batch_dims=a["batch_dims"])
+
+def to_native(a):
+    """A CPU tensor of a's own dtype (ml_dtypes' bfloat16 is tf.bfloat16, str is tf.string as UTF-8)."""
+    with tf.device("/CPU:0"):
+        return tf.constant(a)
+
+
+def to_numpy(x, like):
+    """The tensor's bits as NumPy; a string answer (bytes) in like's own string dtype."""
+    value = np.asarray(x.numpy())
+    return strings_like(value, like) if like.dtype.kind in "US" else value
+''' + STRINGS_LIKE
+
+TF_EAGER = '''
+def prepare(call, attrs):
+    """Eager: the op runs as called, on the CPU."""
+    def run(data, indices):
+        with tf.device("/CPU:0"):
+            return call(data, indices, attrs)
+    return run
+'''
+
+TF_XLA = '''
+def prepare(call, attrs):
+    """XLA: the op compiled by tf.function(jit_compile=True), its attributes constants, run on the CPU."""
+    compiled = tf.function(lambda data, indices: call(data, indices, attrs), jit_compile=True, autograph=False)
+
+    def run(data, indices):
+        with tf.device("/CPU:0"):
+            return compiled(data, indices)
+    return run
+'''
 
 
 class TensorflowOracle(FrameworkOracle):
@@ -72,9 +98,10 @@ class TensorflowOracle(FrameworkOracle):
     def __init__(self, xla: bool = False) -> None:
         import tensorflow as tf
 
-        super().__init__("tensorflow-xla" if xla else "tensorflow", "tensorflow", tf.__version__, "cpu", "xla" if xla else "eager", TF_OPS)
+        name, mode = ("tensorflow-xla", "xla") if xla else ("tensorflow", "eager")
+        info = OracleInfo(name, "tensorflow", tf.__version__, "cpu", mode, TF_OPS)
+        super().__init__(info, TF_PRELUDE, TF_XLA if xla else TF_EAGER, TF_UNITS)
         self.xla = xla
-        self._compiled: dict[tuple[str, tuple[tuple[str, Any], ...]], Callable[[Any, Any], Any]] = {}
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         if a.dtype.kind == "O":
@@ -83,30 +110,11 @@ class TensorflowOracle(FrameworkOracle):
             return "XLA has no string type"
         return None
 
-    def function(self, op: str, attrs: dict[str, Any]) -> Callable[[Any, Any], Any]:
-        """The (cached, for XLA) callable for ``op`` with ``attrs``."""
-        if not self.xla:
-            return tf_function(op, attrs)
-        key = (op, tuple(sorted(bound(op, attrs).items())))
-        if key not in self._compiled:
-            import tensorflow as tf
-
-            self._compiled[key] = tf.function(tf_function(op, attrs), jit_compile=True)
-        return self._compiled[key]
-
-    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
-        import tensorflow as tf
-
-        with tf.device("/CPU:0"):
-            out = self.function(op, attrs)(tf.constant(data), tf.constant(indices))
-        value = to_numpy(out)
-        return strings_like(value, data) if is_text(data) else value
-
 
 def _build() -> list[Oracle]:
     return [TensorflowOracle(xla=False), TensorflowOracle(xla=True)]
 
 
 def oracles_here() -> list[Oracle]:
-    """"tensorflow" (eager) and "tensorflow-xla" (CPU) when TensorFlow imports."""
-    return safely(_build)
+    """"tensorflow" (eager) and "tensorflow-xla" (CPU) when TensorFlow is installed."""
+    return when_installed(("tensorflow",), _build)

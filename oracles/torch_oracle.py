@@ -3,9 +3,9 @@ and ``torch.index_select``, on the CPU ("torch") and, where CUDA is
 available, on ``cuda:0`` ("torch-cuda").
 
 Inputs become torch tensors of the same dtype (bfloat16 through its bits,
-like :func:`conformance.arrays.to_numpy` on the way back); torch has no
-string or object tensors, so those are unsupported. uint16/32/64 tensors
-exist, so they are handed over and the op's own error is the outcome.
+and back the same way); torch has no string or object tensors, so those are
+unsupported. uint16/32/64 tensors exist, so they are handed over and the op's
+own error is the outcome.
 
 >>> import numpy as np
 >>> cpu = oracles_here()[0]
@@ -17,16 +17,21 @@ exist, so they are handed over and the op's own error is the outcome.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from conformance.arrays import BFLOAT16, to_numpy
-from oracles._common import FrameworkOracle, Patterns, bound, safely
-from conformance.model import ErrorClass
+from conformance.model import ErrorClass, OracleInfo
+from conformance.scripts import EAGER
+from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
 TORCH_OPS = ("torch.gather", "torch.take", "torch.take_along_dim", "torch.index_select")
+
+TORCH_UNITS = (
+    OpUnit("torch.gather", "torch.gather(data, index=indices, **attrs)"),
+    OpUnit("torch.take", "torch.take(data, indices, **attrs)"),
+    OpUnit("torch.take_along_dim", "torch.take_along_dim(data, indices, **attrs)"),
+    OpUnit("torch.index_select", "torch.index_select(data, index=indices, **attrs)"),
+)
 
 TORCH_PATTERNS: Patterns = (
     (ErrorClass.ATTRIBUTE_INVALID, ("dimension out of range",)),
@@ -36,37 +41,28 @@ TORCH_PATTERNS: Patterns = (
                                 "index_select(): index", "shape mismatch", "must be 1-d")),
 )  # fmt: skip
 
-
-def to_torch(a: np.ndarray, device: str) -> Any:
-    """The torch tensor holding exactly ``a`` (bfloat16 via its int16 bits).
-
-    >>> to_torch(np.array([1.5], dtype=BFLOAT16), "cpu").dtype
-    torch.bfloat16
-    """
-    import torch
-
-    a = np.array(a, copy=True, order="C")  # writeable and contiguous; never a cast
-    if a.dtype == BFLOAT16:
-        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).to(device)
-    return torch.from_numpy(a).to(device)
+TORCH_PRELUDE = '''
+import numpy as np
+import torch
 
 
-def torch_call(op: str, data: Any, index: Any, attrs: dict[str, Any]) -> Any:
-    """Call the torch function behind catalog ``op`` the way its users do.
+def to_native(a):
+    """The tensor holding exactly a on DEVICE (bfloat16 through its int16 bits; never a cast)."""
+    a = np.array(a, copy=True, order="C")  # writeable and contiguous
+    if a.dtype.name == "bfloat16":
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).to(DEVICE)
+    return torch.from_numpy(a).to(DEVICE)
 
-    >>> import torch
-    >>> torch_call("torch.take_along_dim", torch.tensor([[1, 2]]), torch.tensor([1]), {}).tolist()
-    [2]
-    """
-    import torch
 
-    a = bound(op, attrs)
-    if op == "torch.take":
-        return torch.take(data, index)
-    if op == "torch.take_along_dim":
-        return torch.take_along_dim(data, index, dim=a["dim"]) if a["dim"] is not None else torch.take_along_dim(data, index)
-    fn = torch.gather if op == "torch.gather" else torch.index_select
-    return fn(data, a["dim"], index)
+def to_numpy(x, like):
+    """The tensor's bits as NumPy (bfloat16 back through int16, as ml_dtypes' bfloat16)."""
+    t = x.detach().cpu().resolve_conj().resolve_neg()
+    if t.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return t.numpy()
+'''
 
 
 class TorchOracle(FrameworkOracle):
@@ -79,8 +75,8 @@ class TorchOracle(FrameworkOracle):
         import torch
 
         name = "torch" if device == "cpu" else "torch-cuda"
-        super().__init__(name, "torch", torch.__version__, device, "eager", TORCH_OPS)
-        self.device = device
+        info = OracleInfo(name, "torch", torch.__version__, device, "eager", TORCH_OPS)
+        super().__init__(info, TORCH_PRELUDE + f"\n\nDEVICE = {device!r}\n", EAGER, TORCH_UNITS)
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None
@@ -89,9 +85,6 @@ class TorchOracle(FrameworkOracle):
         if "tried to access index" in str(exc):  # torch.take wraps negatives: -4 of 3 is just out of range
             return ErrorClass.INDEX_OUT_OF_RANGE
         return super().classify(exc)
-
-    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
-        return to_numpy(torch_call(op, to_torch(data, self.device), to_torch(indices, self.device), attrs))
 
 
 def _build() -> list[Oracle]:
@@ -103,4 +96,4 @@ def _build() -> list[Oracle]:
 
 def oracles_here() -> list[Oracle]:
     """"torch" (CPU), and "torch-cuda" when CUDA is available."""
-    return safely(_build)
+    return when_installed(("torch",), _build)

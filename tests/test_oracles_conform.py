@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from conformance import reference, spec
 from conformance.arrays import BFLOAT16, INDEX_DTYPES, same_bits
-from oracles import cupy_oracle, jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, torch_oracle
 from conformance.model import ErrorClass, Kind, Outcome
+from oracles import cupy_oracle, jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, torch_oracle
 from oracles.base import Oracle
 from tests.oracle_strategies import data_array, valid_cases
 

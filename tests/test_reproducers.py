@@ -1,0 +1,201 @@
+"""Every oracle's reproducer, run as a user would: written into a directory
+of its own and run by a fresh interpreter from another one. A case where the
+framework really differs from the reference exits 1 printing REPRODUCED; a
+case where it agrees exits 0 printing "not reproduced". A case that crashed
+or hung an oracle runs in a child process with a time limit, so that the
+script neither dies nor hangs.
+
+All scripts run at once (a few in parallel): importing TensorFlow dominates.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conformance import reference
+from conformance.arrays import BFLOAT16
+from conformance.model import Case, Outcome, Reproducer
+from conformance.scripts import EAGER, save
+from oracles import jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, torch_oracle
+from oracles._common import FrameworkOracle, MissingUnit, OpUnit, when_installed
+from oracles.base import Oracle, classify_message
+from oracles.numpy_oracle import NUMPY_PRELUDE
+
+MODULES = (numpy_oracle, torch_oracle, tensorflow_oracle, onnx_oracle, jax_oracle)
+ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
+HANG_LIMIT = 4.0
+"""The ``--time-limit`` the hang reproducer runs under."""
+
+
+class UnitFake(FrameworkOracle):
+    """A NumPy-like oracle whose one unit (``numpy.take``) is ``call``."""
+
+    def __init__(self, call: str, ops: tuple[str, ...] = ("numpy.take",)) -> None:
+        from conformance.model import OracleInfo
+
+        info = OracleInfo("fake-unit", "numpy", np.__version__, "cpu", "eager", ops)
+        super().__init__(info, NUMPY_PRELUDE + "\nimport os\nimport signal\nimport time\n", EAGER, [OpUnit("numpy.take", call)])
+
+
+def expected(case: Case, policy: str | None = None) -> Outcome:
+    """What the reference says ``case`` must do (under ``policy``, default the op's own), as an Outcome."""
+    try:
+        value = reference(case.op, case.data, case.indices, policy=policy, check_dtypes=False, **case.attrs)
+        return Outcome.returned(np.asarray(value))
+    except Exception as exc:  # noqa: BLE001 - the reference's error is the expected outcome
+        return Outcome.raised(exc, classify_message(str(exc)))
+
+
+@dataclass(frozen=True)
+class Example:
+    """One reproducer to write and run: ``reproduced`` is the verdict it must print."""
+
+    id: str
+    oracle: Oracle
+    case: Case
+    reproduced: bool
+    observed: Outcome | None = None
+    args: tuple[str, ...] = ()
+    policy: str | None = None
+
+    def reproducer(self) -> Reproducer:
+        return self.oracle.reproducer(self.case, expected(self.case, self.policy), self.observed)
+
+
+def _case(op: str, data: Any, indices: Any, **attrs: Any) -> Case:
+    return Case(op, np.asarray(data), np.asarray(indices), attrs)
+
+
+X = np.arange(3.0)
+TABLE: tuple[tuple[str, Case, bool] | tuple[str, Case, bool, str], ...] = (
+    # numpy.advanced_indexing (today's script calls np.advanced_indexing, which does not exist); the second case
+    # expects the value the reference gives under the "clip" policy, where NumPy raises an IndexError
+    ("numpy", _case("numpy.advanced_indexing", np.arange(6).reshape(2, 3), [[1, 2], [0, 0]]), False),
+    ("numpy", _case("numpy.advanced_indexing", np.arange(6).reshape(2, 3), [[1, 5]]), True, "clip"),
+    ("numpy", _case("numpy.take", X, [3], axis=0, mode="raise"), False),  # both raise an index error
+    ("torch", _case("torch.gather", np.array([[1, 2], [3, 4]], np.int32), [[1], [0]], dim=1), False),
+    ("torch", _case("torch.gather", np.array([[np.nan, 1.0]], BFLOAT16), [[0, 1]], dim=1), True),  # NaN 0x7FC0 -> 0xFFFF
+    ("torch", _case("torch.take_along_dim", X, [3], dim=0), True),  # wraps instead of raising
+    # tf.gather out of range: eager raises (as the reference does), XLA clamps to the last element
+    ("tensorflow", _case("tensorflow.gather", X, [3], axis=0, batch_dims=0), False),
+    ("tensorflow-xla", _case("tensorflow.gather", X, [3], axis=0, batch_dims=0), True),
+    ("tensorflow-xla", _case("tensorflow.gather_nd", np.arange(6.0).reshape(2, 3), [[1, 2]], batch_dims=0), False),
+    ("tensorflow", _case("tensorflow.gather", np.zeros((3, 0)), [5], axis=0, batch_dims=0), True),  # empty output: unchecked
+    ("onnxruntime", _case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], BFLOAT16), [[1, 0]], axis=1), False),
+    ("onnxruntime", _case("onnx.GatherElements-13", np.array([[1 + 2j, 3]], np.complex64), [[0, 7]], axis=1), True),  # dtype error
+    ("onnx-reference", _case("onnx.Gather-13", np.array(["a", "bé", "c"]), [2, 0], axis=0), False),
+    ("onnx-reference", _case("onnx.GatherElements-13", np.arange(6.0).reshape(2, 3), [[0, 1], [1, 0]], axis=-1), True),
+    ("jax", _case("jax.numpy.take", np.arange(4, dtype=np.int64), [3, -1], axis=None, mode=None, fill_value=None), False),
+    ("jax", _case("jax.numpy.take_along_axis", np.zeros((2, 0)), np.zeros((2, 1), np.int64), axis=1, mode=None,
+                  fill_value=None), True),  # an empty axis fills 0.0, not the default NaN
+)  # fmt: skip
+
+FAKES = (
+    Example("fake-segfault", UnitFake("os.kill(os.getpid(), signal.SIGSEGV)"), _case("numpy.take", X, [1], axis=0), True,
+            Outcome.crashed(signal.SIGSEGV, None)),
+    Example("fake-hang", UnitFake("time.sleep(600)"), _case("numpy.take", X, [1], axis=0), True, Outcome.timed_out(1.0),
+            ("--time-limit", str(HANG_LIMIT))),
+    Example("fake-crash-fixed", UnitFake("np.take(data, indices, **attrs)"), _case("numpy.take", X, [1], axis=0), False,
+            Outcome.crashed(signal.SIGSEGV, None)),
+)  # fmt: skip
+
+EXAMPLES = [
+    Example(f"{name}:{case.op}:{'differs' if differs else 'agrees'}:{i}", ORACLES[name], case, differs, policy=policy[0] if policy else None)
+    for i, (name, case, differs, *policy) in enumerate(TABLE)
+    if name in ORACLES
+] + list(FAKES)
+
+
+@dataclass(frozen=True)
+class Ran:
+    text: str
+    attachments: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def _write_and_run(example: Example, root: Path) -> Ran:
+    reproducer = example.reproducer()
+    path = save(reproducer, root / example.id.replace(":", "_"))
+    elsewhere = root / "cwd"
+    elsewhere.mkdir(exist_ok=True)
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, str(path), *example.args], cwd=elsewhere, capture_output=True, text=True, timeout=300, check=False)
+    return Ran(reproducer.text, tuple(reproducer.attachments), proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """Every example's reproducer, written and run (four at a time, the TensorFlow ones first)."""
+    root = tmp_path_factory.mktemp("reproducers")
+    ordered = sorted(EXAMPLES, key=lambda e: not e.oracle.name.startswith("tensorflow"))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return dict(zip([e.id for e in ordered], pool.map(lambda e: _write_and_run(e, root), ordered)))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+def test_reproducer_says_whether_the_discrepancy_is_still_there(example: Example, ran: dict[str, Ran]) -> None:
+    result = ran[example.id]
+    lines = result.stdout.splitlines()
+    verdict = "REPRODUCED" if example.reproduced else "not reproduced"
+    assert lines and lines[-1] == verdict, f"{example.id}: want {verdict}\n{result.stdout}\n{result.stderr[-3000:]}"
+    assert result.returncode == (1 if example.reproduced else 0), result.stderr[-3000:]
+    assert any(line.startswith("expected:") for line in lines), result.stdout
+    assert any(line.startswith("observed:") for line in lines), result.stdout
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+def test_reproducer_is_standalone(example: Example, ran: dict[str, Ran]) -> None:
+    imports = [line for line in ran[example.id].text.splitlines() if line.lstrip().startswith(("import ", "from "))]
+    assert not [line for line in imports if "conformance" in line or "oracles" in line], imports
+
+
+def test_the_hang_reproducer_stops_at_its_time_limit(ran: dict[str, Ran]) -> None:
+    result = ran["fake-hang"]
+    assert f"no answer within {HANG_LIMIT:g} s" in result.stdout
+    assert result.seconds < HANG_LIMIT + 15, result.seconds
+
+
+def test_the_crash_reproducer_names_the_signal(ran: dict[str, Ran]) -> None:
+    assert "observed: the child died of signal SIGSEGV" in ran["fake-segfault"].stdout
+
+
+def test_tensorflow_eager_and_xla_scripts_differ_in_their_mode(ran: dict[str, Ran]) -> None:
+    if not {"tensorflow", "tensorflow-xla"} <= set(ORACLES):
+        pytest.skip("no TensorFlow")
+    eager, xla = (next(r for k, r in ran.items() if k.startswith(f"{n}:tensorflow.gather:")) for n in ("tensorflow", "tensorflow-xla"))
+    assert "jit_compile=True" in xla.text and "jit_compile" not in eager.text
+    assert "observed: error InvalidArgumentError" in eager.stdout and "array([2.])" in xla.stdout
+
+
+def test_onnx_reproducers_embed_and_attach_their_model(ran: dict[str, Ran]) -> None:
+    onnx_runs = {k: r for k, r in ran.items() if ":onnx." in k}
+    if not onnx_runs:
+        pytest.skip("no ONNX runtime")
+    for result in onnx_runs.values():
+        assert result.attachments == ("model.onnx",) and "MODEL = base64.b64decode(" in result.text
+    assert any("InferenceSession" in r.text for r in onnx_runs.values()) and any("ReferenceEvaluator" in r.text for r in onnx_runs.values())
+
+
+def test_an_op_listed_without_a_unit_fails_when_the_oracle_is_built() -> None:
+    with pytest.raises(MissingUnit, match=r"'fake-unit' lists numpy.take_along_axis but has no unit"):
+        UnitFake("np.take(data, indices, **attrs)", ops=("numpy.take", "numpy.take_along_axis"))
+    with pytest.raises(MissingUnit):
+        when_installed(("numpy",), lambda: [UnitFake("np.take(data, indices, **attrs)", ops=())])
+
+
+def test_no_reproducer_for_a_case_the_oracle_does_not_run() -> None:
+    with pytest.raises(ValueError, match="does not implement torch.gather"):
+        ORACLES["numpy"].reproducer(_case("torch.gather", X, [0], dim=0), Outcome.returned(X[:1]))
