@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from conformance import baseline as bl
 from conformance.campaign import run_campaign
@@ -105,7 +105,8 @@ def clean(out: Path) -> None:
 def _load_oracles(plan: CampaignPlan) -> list[OracleLike]:
     """The planned oracles, their workers started at once (each imports its framework)."""
     with ThreadPoolExecutor(max_workers=max(len(plan.oracles), 1)) as pool:
-        return list(pool.map(lambda n: registry.get(n, isolated=not plan.in_process, timeout=plan.timeout), plan.oracles))
+        started = pool.map(lambda n: registry.get(n, isolated=not plan.in_process, timeout=plan.timeout), plan.oracles)
+        return [cast(OracleLike, o) for o in started]
 
 
 def campaign(plan: CampaignPlan, stop: threading.Event) -> RunResult:

@@ -26,10 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from conformance.execution.fanout import run_on_all
 from conformance.compare import PolicyValues, Verdict, judge, reference_outcome
+from conformance.execution.fanout import run_on_all
 from conformance.findings import Signature
-from conformance.model import Case, OracleInfo, Outcome, Reproducer
+from conformance.model import Case, CaseLike, OracleInfo, Outcome, Reproducer, as_case
 from conformance.strategies import POLICY_REGIMES, ClassCase, materialize
 from conformance.translate import signature_tags, translate
 
@@ -80,18 +80,14 @@ def _answers(oracle: OracleLike, cases: list[Case]) -> list[Outcome]:
     return [Outcome.checked(o) for o in got]
 
 
-@dataclass(frozen=True)
 class _Guarded:
     """An oracle whose batch answers are always one checked outcome per case."""
 
-    oracle: OracleLike
+    def __init__(self, oracle: OracleLike) -> None:
+        self.oracle, self.name = oracle, oracle.name
 
-    @property
-    def name(self) -> str:
-        return self.oracle.name
-
-    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
-        return _answers(self.oracle, list(cases))
+    def run_many(self, cases: Sequence[CaseLike]) -> list[Outcome]:
+        return _answers(self.oracle, [as_case(c) for c in cases])
 
 
 def dispatch(oracles: Sequence[OracleLike], batches: Mapping[str, list[Case]]) -> dict[str, list[Outcome]]:

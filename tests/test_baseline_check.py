@@ -7,20 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import oracles
 from conformance import baseline
 from conformance.baseline import Entry, annotated, check, in_range, load
 from conformance.campaign import run_campaign
 from conformance.execution import registry
-from conformance.settings import DEFAULT_EXAMPLES, Settings
 from conformance.findings import Case, Finding, RunResult, Signature
 from conformance.model import Outcome
+from conformance.settings import DEFAULT_EXAMPLES, Settings
 
 
 def _result(*sigs: Signature) -> RunResult:
     case = Case("numpy.take", np.zeros(1), np.zeros(1, np.int64), {})
     facts = {"oracles": {"numpy": {"version": "2.4.6", "device": "cpu", "mode": "eager", "ops": ["numpy.take"]}}}
-    return RunResult(facts, 0, {"ops": None}, {}, 0.0, {}, [Finding(s, case, Outcome.returned(np.zeros(1)), {}) for s in sigs])
+    return RunResult(facts, 0, {"ops": None}, {"numpy": 10}, 0.0, {}, [Finding(s, case, Outcome.returned(np.zeros(1)), {}) for s in sigs])
 
 
 SIG = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("in-range", "0-d"))

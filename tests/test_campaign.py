@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,9 +13,9 @@ from conformance.behaviour import Behaviour
 from conformance.campaign import run_campaign
 from conformance.evaluate import evaluate
 from conformance.findings import RunResult
+from conformance.plans import EqClass
 from conformance.settings import Settings
 from conformance.shrink import shrink
-from conformance.plans import EqClass
 from conformance.strategies import ClassCase
 
 pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
@@ -36,7 +37,7 @@ def test_campaign_writes_results_json_that_round_trips(small_run) -> None:
     result, out = small_run
     loaded = RunResult.load(f"{out}/results.json")
     assert [f.signature for f in loaded.findings] == [f.signature for f in result.findings]
-    assert json.loads(open(f"{out}/results.json").read())["figures"]["class_cases"] == result.figures["class_cases"]
+    assert json.loads(Path(f"{out}/results.json").read_text())["figures"]["class_cases"] == result.figures["class_cases"]
 
 
 def test_campaign_is_deterministic_for_a_seed(local_oracles) -> None:
@@ -80,7 +81,7 @@ def test_jax_clip_clamps_the_raw_index_like_numpy(local_oracles) -> None:
 def test_torch_gather_rejects_negatives_as_documented(local_oracles) -> None:
     infos = {o.name: o.info() for o in local_oracles}
     cc = ClassCase(EqClass.ELEMENT, (3, 2), (3, 2), 0, 0, "float32", "int64", "negative", False, "contiguous", 0, 1)
-    j = [j for j in evaluate(cc, local_oracles, infos) if j.case.op == "torch.gather"][0]
+    j = next(j for j in evaluate(cc, local_oracles, infos) if j.case.op == "torch.gather")
     assert j.verdict.conforms and j.verdict.behaviour is Behaviour.RAISES
 
 

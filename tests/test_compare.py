@@ -6,13 +6,13 @@ import numpy as np
 
 from conformance.compare import PolicyValues, judge, observed_policy, reference_outcome
 from conformance.findings import Behaviour, Case
-from conformance.model import ErrorClass, Outcome
+from conformance.model import CaseTags, ErrorClass, Outcome
 
 X = np.array([10, 20, 30, 40], dtype=np.int32)
 
 
 def _verdict(op: str, idx: list[int], got: Outcome, regime: str, **attrs):
-    case = Case(op, X, np.array(idx, dtype=np.int64), attrs, (regime,))
+    case = Case(op, X, np.array(idx, dtype=np.int64), attrs, CaseTags(regime, "int64", "int"))
     return judge(case, reference_outcome(case), got, PolicyValues(case))
 
 
@@ -32,7 +32,7 @@ def test_dtype_and_shape_are_part_of_the_value() -> None:
 
 
 def test_negative_zero_differs_from_zero() -> None:
-    case = Case("numpy.take", np.array([-0.0, 1.0]), np.array([0]), {"axis": 0}, ("in-range",))
+    case = Case("numpy.take", np.array([-0.0, 1.0]), np.array([0]), {"axis": 0}, CaseTags("in-range", "int64", "float"))
     assert not judge(case, reference_outcome(case), Outcome.returned(np.array([0.0])), PolicyValues(case)).conforms
 
 
@@ -77,7 +77,7 @@ def test_crash_and_timeout_are_their_own_outcomes() -> None:
 
 
 def test_precondition_violation_accepted_is_a_discrepancy() -> None:
-    case = Case("torch.gather", np.zeros((2, 2)), np.zeros((3, 3), np.int64), {"dim": 0}, ("in-range",))
+    case = Case("torch.gather", np.zeros((2, 2)), np.zeros((3, 3), np.int64), {"dim": 0}, CaseTags("in-range", "int64", "float"))
     v = judge(case, reference_outcome(case), Outcome.returned(np.zeros((3, 3))), PolicyValues(case))
     assert v.outcome == "value instead of error"
 

@@ -12,15 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conformance.campaign import run_campaign
+from conformance.catalog import specs
 from conformance.compare import reference_outcome
 from conformance.evaluate import evaluate
 from conformance.findings import RunResult
 from conformance.model import Case, OracleInfo, Outcome, Reproducer
 from conformance.report.runs import merge_runs
 from conformance.settings import Settings
-from conformance.stream import rebuild
 from conformance.strategies import class_cases
-from conformance.catalog import specs
+from conformance.stream import rebuild
 
 ALL_OPS = tuple(s.key for s in specs())
 

@@ -9,6 +9,7 @@ import math
 import array_api_strict
 import numpy as np
 import pytest
+
 try:
     import torch
 except ImportError:  # tox -e core: the torch-namespace test skips

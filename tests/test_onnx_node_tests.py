@@ -12,8 +12,8 @@ from conformance import reference
 from conformance.arrays import same_bits
 
 onnx = pytest.importorskip("onnx", reason="onnx is not installed (extra: onnx)")
-from onnx import helper  # noqa: E402
-from onnx.backend.test.case.node import collect_testcases  # noqa: E402
+from onnx import helper
+from onnx.backend.test.case.node import collect_testcases
 
 OPS = ("Gather", "GatherElements", "GatherND")
 
