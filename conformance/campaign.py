@@ -186,6 +186,9 @@ def run_campaign(
     progress.phase("shrinking", len(tally.first))
     findings = build_findings(tally, oracles, infos, settings, shrink_end=shrink_end, progress=progress)
     total_s = time.monotonic() - start
+    broken = {o.name: str(getattr(o, "broken")) for o in oracles if getattr(o, "broken", None)}
+    if broken:  # said once, here; their remaining cases were counted as not run
+        run_facts = run_facts | {"broken_oracles": broken}
     result = RunResult(
         facts=run_facts, seed=settings.seed, budget=settings.to_json(), cases=dict(tally.cases), seconds=round(total_s, 3),
         matrix=tally.matrix, findings=findings, raw_discrepancies=tally.raw, figures=tally.figures(loop_s, total_s, findings),

@@ -12,6 +12,9 @@ checks its shape preconditions and returns its reshape :class:`~conformance.plan
 'error-nonnegative'
 >>> spec("numpy.take").policy_for({"mode": "clip"}).name
 'clip'
+>>> spec("torch.gather").bind({})
+Traceback (most recent call last):
+TypeError: torch.gather: attribute 'dim' is required (no default)
 """
 
 from __future__ import annotations
@@ -22,21 +25,37 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
-from conformance.multiaxis import Shape, multiaxis_shapes
-from conformance.plans import EqClass, Plan, block_plan, element_plan, flat_plan, nd_plan
+from conformance.multiaxis import Shape, as_int, multiaxis_shapes
+from conformance.plans import EqClass, Plan, block_plan, element_plan, flat_plan, nd_plan, whole_plan
 from conformance.policy import CLIP, MODULO, NONNEGATIVE, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, IndexPolicy
 
 Attrs = Mapping[str, Any]
 PlanFn = Callable[[Shape, Shape, Attrs], Plan]
 
 
+class _Required:
+    """The default of an attribute the op requires: there is none."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""``Attr(..., default=REQUIRED)``: the caller must pass the attribute (torch's ``dim``)."""
+
+
 @dataclass(frozen=True)
 class Attr:
-    """An attribute as the framework names it, its default and its domain."""
+    """An attribute as the framework names it, its default (or :data:`REQUIRED`) and its domain."""
 
     name: str
     default: Any
     domain: str
+
+    @property
+    def required(self) -> bool:
+        """True if the op has no default: ``spec("torch.gather").attrs[0].required``."""
+        return self.default is REQUIRED
 
 
 @dataclass(frozen=True)
@@ -67,7 +86,8 @@ class OpSpec:
         return f"{self.name}-{self.opset}" if self.opset else self.name
 
     def bind(self, attrs: Attrs) -> dict[str, Any]:
-        """Attributes with defaults filled in; an unknown name is a TypeError.
+        """Attributes with defaults filled in; an unknown name, or a required
+        one missing, is a TypeError.
 
         >>> spec("numpy.take").bind({"axis": 1})
         {'axis': 1, 'mode': 'raise'}
@@ -76,6 +96,9 @@ class OpSpec:
         unknown = sorted(set(attrs) - known)
         if unknown:
             raise TypeError(f"{self.key} got unknown attribute(s) {unknown}; it takes {sorted(known) or 'none'}")
+        missing = [a.name for a in self.attrs if a.required and a.name not in attrs]
+        if missing:
+            raise TypeError(f"{self.key}: attribute {missing[0]!r} is required (no default)")
         return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
 
     def policy_for(self, attrs: Attrs) -> IndexPolicy:
@@ -95,17 +118,18 @@ class OpSpec:
 # -- preconditions, shared by the plans below -------------------------------
 
 
-def _axis(value: Any, rank: int, op: str, name: str = "axis", negative: bool = True) -> int:
-    """A checked, non-negative axis.
+def _axis(value: Any, rank: int, op: str, name: str = "axis", negative: bool = True, error: type[Exception] = ValueError) -> int:
+    """A checked, non-negative axis: an integer of any type (else a TypeError,
+    see :func:`~conformance.multiaxis.as_int`), in range (else ``error``).
 
-    >>> _axis(-1, 3, "onnx.Gather")
-    2
+    >>> import numpy as np
+    >>> _axis(-1, 3, "onnx.Gather"), _axis(np.int8(1), 3, "torch.gather", "dim")
+    (2, 1)
     """
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{op}: {name} must be an int, got {value!r}")
+    value = as_int(value, name, op=op)
     low = -rank if negative else 0
     if not low <= value < rank:
-        raise ValueError(f"{op}: {name} = {value} is out of range for a rank-{rank} input (valid: [{low}, {rank - 1}])")
+        raise error(f"{op}: {name} = {value} is out of range for a rank-{rank} input (valid: [{low}, {rank - 1}])")
     return value % rank
 
 
@@ -114,26 +138,27 @@ def _require(condition: bool, op: str, rule: str, error: type[Exception] = Value
         raise error(f"{op}: {rule}")
 
 
-def _gather_block(op: str, *, negative_axis: bool = True, error: type[Exception] = ValueError) -> PlanFn:
+def _gather_block(op: str, *, negative_axis: bool = True, none_flattens: bool = False, error: type[Exception] = ValueError) -> PlanFn:
     """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
-    is the exception the op's docs name for bad arguments (WebNN: TypeError)."""
+    is the exception the op's docs name for bad arguments (WebNN: TypeError);
+    ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX)."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        if attrs.get("axis", 0) is None:  # numpy / jax: axis=None flattens
+        if as_int(attrs["axis"], "axis", op=op, none=none_flattens) is None:
             return flat_plan(data, idx)
         _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
-        return block_plan(data, idx, _axis(attrs.get("axis", 0), len(data), op, negative=negative_axis))
+        return block_plan(data, idx, _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error))
 
     return plan
 
 
 def _tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     op = "tensorflow.gather"
-    b = attrs["batch_dims"] or 0
+    b = as_int(attrs["batch_dims"], "batch_dims", op=op)
     if b < 0:
         b += len(idx)
     _require(0 <= b <= len(idx), op, f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)")
-    axis = b if attrs["axis"] is None else _axis(attrs["axis"], len(data), op)
+    axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
     _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
     _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal")
     return block_plan(data, idx, axis, b)
@@ -150,18 +175,18 @@ def _index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
 
 
 def _elements(
-    op: str, attr: str, rule: str, *, flatten_both: bool = False, zero_d: bool = False,
+    op: str, attr: str, rule: str, *, none_flattens: bool = False, flatten_both: bool = False, zero_d: bool = False,
     negative_axis: bool = True, error: type[Exception] = ValueError,
 ) -> PlanFn:
     """Element gather. ``rule`` says how the non-axis dimensions relate:
     ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
     larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN).
-    With ``attr=None`` the op flattens the data and wants 1-D indices, or with
-    ``flatten_both`` flattens the indices too (torch: a 1-D result).
+    With ``none_flattens``, ``attr=None`` flattens the data and wants 1-D indices, or with ``flatten_both``
+    flattens the indices too (torch: a 1-D result); otherwise None is a TypeError like any non-integer.
     ``zero_d``: a 0-d input with 0-d indices behaves as 1-D (torch.gather)."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        axis = attrs[attr]
+        axis = as_int(attrs[attr], attr, op=op, none=none_flattens or flatten_both)
         if axis is None:
             if flatten_both:  # input.view(-1).gather(0, indices.view(-1))
                 return replace(flat_plan(data, idx), final_shape=(math.prod(idx),))
@@ -170,9 +195,9 @@ def _elements(
         if zero_d and not data and not idx:
             _axis(axis, 1, op, attr)
             return element_plan((), (), 0)
-        _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}")
+        _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}", error)
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
-        axis = _axis(axis, len(data), op, attr, negative=negative_axis)
+        axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
         others = [d for d in range(len(data)) if d != axis]
         if rule == "window":
             bad = [d for d in others if idx[d] > data[d]]
@@ -187,19 +212,22 @@ def _elements(
     return plan
 
 
-def _gather_nd(op: str, *, min_tuple: int, error: type[Exception] = ValueError) -> PlanFn:
-    """ND block gather. ``min_tuple``: the shortest index tuple the op accepts
-    (ONNX, WebNN, NumPy indexing: 1; tf.gather_nd: 0, whole slices)."""
+def _gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = ValueError) -> PlanFn:
+    """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does: ``"error"`` (ONNX, WebNN),
+    ``"slices"`` (tf.gather_nd: whole slices, broadcast over the index dimensions) or ``"data"`` (NumPy's
+    ``x[()]``: ``data`` itself, whatever the index dimensions)."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        b = attrs.get("batch_dims", 0)
+        b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
-        _require(isinstance(b, int) and 0 <= b < min(len(data), len(idx)), op, f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]")
+        _require(0 <= b < min(len(data), len(idx)), op, f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]", error)
         k = idx[-1]
-        _require(k <= len(data) - b, op, f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}")
-        _require(k >= min_tuple, op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)")
-        _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal")
+        _require(k <= len(data) - b, op, f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}", error)
+        _require(k >= 1 or empty_tuple != "error", op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)", error)
+        _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal", error)
+        if k == 0 and empty_tuple == "data":
+            return whole_plan(data)
         return nd_plan(data, idx, b)
 
     return plan
@@ -221,9 +249,14 @@ AXIS0 = Attr("axis", 0, "int in [-r, r-1]")
 ONNX_DOC = "https://onnx.ai/onnx/operators/onnx__{}.html"
 JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": CLIP, "wrap": MODULO}
 """jnp.take implements numpy.take: "clip" clamps the raw value as NumPy's does (-1 -> 0)."""
-JAX_ALONG_MODES = {k: v for k, v in JAX_MODES.items() if k != "wrap"}  # take_along_axis has no "wrap"
+JAX_ALONG_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP}
+"""jnp.take_along_axis wraps negatives once in every mode it has, then fills or clamps (-1 -> size - 1)."""
 JAX_ATTRS = (Attr("mode", None, '"fill" (None), "clip" or "wrap"'), Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"))
-JAX_NOTE = "jnp.take: 'negative indices wrap once (NumPy style); mode=\"fill\" (default) returns fill_value for out-of-bound indices, \"clip\" clamps'"
+JAX_NOTE = ("jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) "
+            "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
+            "though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; \"wrap\" (not in the docstring) is numpy.take's modulo")  # fmt: skip
+JAX_ALONG_NOTE = ("jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; wrap_negative_indices: 'If unset, defaults to a legacy behavior "
+                  "(wrapping unless the indexing mode is 'promise_in_bounds')': in \"fill\" and \"clip\" a negative index wraps once, then fills or clamps (-1 -> size - 1)")  # fmt: skip
 
 _gather1 = OpSpec(
     "onnx.Gather", EqClass.BLOCK, ONNX_DOC.format("Gather"), (AXIS0,), _gather_block("onnx.Gather"), NONNEGATIVE,
@@ -237,7 +270,7 @@ _ge11 = OpSpec(
     "so indices may be smaller than data in the other dimensions (never larger)", opset=11,
 )  # fmt: skip
 _gnd11 = OpSpec(
-    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), _gather_nd("onnx.GatherND", min_tuple=1), ONNX,
+    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), _gather_nd("onnx.GatherND"), ONNX,
     ONNX_DTYPES, ("int64",), "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'", opset=11,
 )  # fmt: skip
 _gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), opset=12)
@@ -254,24 +287,24 @@ CATALOG: tuple[OpSpec, ...] = (
     OpSpec(
         "numpy.take", EqClass.BLOCK, "https://numpy.org/doc/stable/reference/generated/numpy.take.html",
         (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "raise", '"raise", "wrap" or "clip"')),
-        _gather_block("numpy.take"), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        _gather_block("numpy.take", none_flattens=True), ONNX, DATA_DTYPES, INDEX_DTYPES,
         "'raise' raises, 'wrap' wraps around, 'clip' clips to the range (and so disables negative indices)",
         mode_attr="mode", mode_policies={"raise": ONNX, "wrap": MODULO, "clip": CLIP},
     ),
     OpSpec(
         "numpy.take_along_axis", EqClass.ELEMENT, "https://numpy.org/doc/stable/reference/generated/numpy.take_along_axis.html",
-        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),), _elements("numpy.take_along_axis", "axis", "broadcast"),
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),), _elements("numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
         ONNX, DATA_DTYPES, INDEX_DTYPES, "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
     ),
     OpSpec(
         "numpy.advanced_indexing", EqClass.ND, "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
-        (), _gather_nd("numpy.advanced_indexing", min_tuple=1), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        (), _gather_nd("numpy.advanced_indexing", empty_tuple="data"), ONNX, DATA_DTYPES, INDEX_DTYPES,
         "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of range raises IndexError; "
-        "an index tuple of length 0 would return data itself, unbroadcast, so indices.shape[-1] >= 1",
+        "an index tuple of length 0 (indices.shape[-1] == 0) is data[()], data itself: shape data.shape, not broadcast over the index dimensions",
     ),
     OpSpec(
         "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
-        (Attr("dim", 0, "int in [-r, r-1]"),), _elements("torch.gather", "dim", "window", zero_d=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), _elements("torch.gather", "dim", "window", zero_d=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
         "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; negatives are not documented",
     ),
     OpSpec(
@@ -286,29 +319,29 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "torch.index_select", EqClass.BLOCK, "https://pytorch.org/docs/stable/generated/torch.index_select.html",
-        (Attr("dim", 0, "int in [-r, r-1]"),), _index_select, NONNEGATIVE, TORCH_DTYPES, ("int32", "int64"),
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), _index_select, NONNEGATIVE, TORCH_DTYPES, ("int32", "int64"),
         "index is a 1-D IntTensor or LongTensor; indices in [0, size)",
     ),
     OpSpec(
         "tensorflow.gather", EqClass.BLOCK, "https://www.tensorflow.org/api_docs/python/tf/gather",
-        (Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"), Attr("batch_dims", 0, "int in [-q, q], None = 0")),
+        (Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"), Attr("batch_dims", 0, "int in [-q, q]")),
         _tf_gather, NONNEGATIVE, TF_DTYPES, TF_IDX,
         "'On CPU, if an out of bound index is found, an error is returned. On GPU, if an out of bound index is found, a 0 is stored'",
     ),
     OpSpec(
         "tensorflow.gather_nd", EqClass.ND, "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
-        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), _gather_nd("tensorflow.gather_nd", min_tuple=0), NONNEGATIVE, TF_DTYPES, TF_IDX,
+        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), _gather_nd("tensorflow.gather_nd", empty_tuple="slices"), NONNEGATIVE, TF_DTYPES, TF_IDX,
         "as tf.gather: an error on CPU, 0 on GPU; indices.shape[-1] == 0 gathers whole slices",
     ),
     OpSpec(
         "jax.numpy.take", EqClass.BLOCK, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take.html",
-        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), _gather_block("jax.numpy.take"),
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), _gather_block("jax.numpy.take", none_flattens=True),
         WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
     ),
     OpSpec(
         "jax.numpy.take_along_axis", EqClass.ELEMENT, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
         (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"), Attr("mode", None, '"fill" (None) or "clip"'), JAX_ATTRS[1]),
-        _elements("jax.numpy.take_along_axis", "axis", "broadcast"), WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE,
+        _elements("jax.numpy.take_along_axis", "axis", "broadcast", none_flattens=True), WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_ALONG_NOTE,
         mode_attr="mode", mode_policies=JAX_ALONG_MODES,
     ),
     OpSpec(
@@ -323,7 +356,7 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "webnn.gatherND", EqClass.ND, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gathernd", (),
-        _gather_nd("webnn.gatherND", min_tuple=1, error=TypeError), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
+        _gather_nd("webnn.gatherND", error=TypeError), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
         "as webnn.gather; no batch_dims; indices.shape[-1] in [1, rank(input)]",
     ),
 )  # fmt: skip

@@ -135,6 +135,19 @@ def block_plan(data_shape: Shape, indices_shape: Shape, axis: int, batch_dims: i
     return _plan(EqClass.BLOCK, input_shape, idx_shape, (axis,), data_shape[:axis] + j + trailing)
 
 
+def whole_plan(data_shape: Shape) -> Plan:
+    """``data`` itself, whatever the indices: NumPy's ``x[()]``, which is what
+    ``x[tuple(np.moveaxis(i, -1, 0))]`` is for ``i.shape[-1] == 0``. No axis is
+    gathered and the indices are never read; unlike :func:`nd_plan`'s whole
+    slices, nothing is broadcast over the index dimensions.
+
+    >>> p = whole_plan((3, 4))
+    >>> p.indices_shape, p.axes, p.final_shape
+    ((1, 1), (), (3, 4))
+    """
+    return _plan(EqClass.ND, data_shape, (1,) * len(data_shape), (), data_shape)
+
+
 def nd_plan(data_shape: Shape, indices_shape: Shape, batch_dims: int = 0) -> Plan:
     """Multi-axis block gather (ONNX GatherND, tf.gather_nd), the seed's
     ``gatherNdBlocks``: the ``k = indices.shape[-1]`` axes after the batch

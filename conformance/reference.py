@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import array_api_compat
+
 from conformance.arrays import dtype_name
 from conformance.catalog import spec
 from conformance.multiaxis import _np_dtype
@@ -49,12 +51,26 @@ def reference(
     dtype the op does not document.
     """
     s = spec(op, opset)
+    _check_array("data", data)
+    _check_array("indices", indices)
     bound = s.bind(attrs)
     if check_dtypes:
         _check_dtype(s.key, "data", dtype_name(_np_dtype(data)), s.data_dtypes)
         _check_dtype(s.key, "indices", dtype_name(_np_dtype(indices)), s.index_dtypes)
     chosen = s.policy_for(bound) if policy is None else policy_named(policy)
     return s.plan(tuple(data.shape), tuple(indices.shape), bound).run(data, indices, chosen)
+
+
+def _check_array(arg: str, value: Any) -> None:
+    """A TypeError unless ``value`` is an array of some namespace (a list is not).
+
+    >>> _check_array("data", [1, 2])
+    Traceback (most recent call last):
+    TypeError: reference: data must be an array (numpy ndarray or array-API array), got list
+    """
+    if not array_api_compat.is_array_api_obj(value):
+        kind = type(value).__name__
+        raise TypeError(f"reference: {arg} must be an array (numpy ndarray or array-API array), got {kind}")
 
 
 def _check_dtype(op: str, arg: str, name: str, allowed: tuple[str, ...]) -> None:

@@ -259,8 +259,8 @@ class IsolatedOracle:
         return {i: (o, False) for i, o in enumerate(outcomes)}
 
     def _ready_worker(self) -> _Worker | Outcome:
-        """The running worker; or, if none can start, the crash outcome saying
-        why (the first time) or the not-run outcome of a broken oracle."""
+        """The running worker; or, if none can start, the not-run outcome saying
+        why (the case never reached the framework: no bogus crash finding)."""
         if self._broken:
             return Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
         if self._worker is None and self._info is not None:
@@ -268,7 +268,7 @@ class IsolatedOracle:
         try:
             self.start()
         except WorkerStartError as exc:
-            return Outcome.crashed(None, None, f"worker could not start: {exc}")
+            return Outcome.not_run(f"oracle {self.name}: worker could not start: {exc}")
         assert self._worker is not None
         return self._worker
 
