@@ -23,6 +23,23 @@ from conformance.policy import (
 from conformance.reference import plan, reference
 
 __all__ = [
-    "Attr", "CLIP", "EqClass", "IndexPolicy", "MODULO", "NONNEGATIVE", "ONNX", "OpSpec", "POLICIES", "Plan",
-    "WRAP_THEN_CLAMP", "WRAP_THEN_FILL", "ZERO_FILL", "gather_multiaxis", "ops", "plan", "reference", "spec", "specs",
+    "CLIP",
+    "MODULO",
+    "NONNEGATIVE",
+    "ONNX",
+    "POLICIES",
+    "WRAP_THEN_CLAMP",
+    "WRAP_THEN_FILL",
+    "ZERO_FILL",
+    "Attr",
+    "EqClass",
+    "IndexPolicy",
+    "OpSpec",
+    "Plan",
+    "gather_multiaxis",
+    "ops",
+    "plan",
+    "reference",
+    "spec",
+    "specs",
 ]  # fmt: skip

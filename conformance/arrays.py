@@ -118,7 +118,7 @@ def unequal_elements(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype.kind in "OUS":
         return np.vectorize(lambda x, y: x != y, otypes=[bool])(a, b).reshape(a.shape)
     width = a.dtype.itemsize
-    as_bytes = lambda x: np.asarray(x, order="C").reshape(-1).view(np.uint8).reshape(x.shape + (width,))  # noqa: E731
+    as_bytes = lambda x: np.asarray(x, order="C").reshape(-1).view(np.uint8).reshape(x.shape + (width,))
     return (as_bytes(a) != as_bytes(b)).any(axis=-1)
 
 

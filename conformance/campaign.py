@@ -132,6 +132,12 @@ class _ClassRun:
         self.progress.advance(findings=len(self.tally.first))
 
 
+def _broken(oracle: object) -> str | None:
+    """Why an isolated oracle can no longer run, or None (in-process oracles never break)."""
+    reason = getattr(oracle, "broken", None)
+    return str(reason) if reason else None
+
+
 def campaign_classes(infos: dict[str, Any], ops: Sequence[str] | None) -> list[EqClass]:
     """The equivalence classes some oracle can run an op of."""
     covered = {k for i in infos.values() for k in i.ops}
@@ -186,7 +192,7 @@ def run_campaign(
     progress.phase("shrinking", len(tally.first))
     findings = build_findings(tally, oracles, infos, settings, shrink_end=shrink_end, progress=progress)
     total_s = time.monotonic() - start
-    broken = {o.name: str(getattr(o, "broken")) for o in oracles if getattr(o, "broken", None)}
+    broken = {o.name: str(o.broken) for o in oracles if getattr(o, "broken", None)}
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
     result = RunResult(

@@ -37,7 +37,7 @@ import math
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import array_api_compat
 import numpy as np
@@ -146,6 +146,14 @@ def multiaxis_shapes(in_shape: Shape, idx_shape: Shape, axes: Sequence[int]) -> 
                 f"dimension {d} is not in axes, so the sizes must match or one must be 1"
             )
     return logical, tuple(out)
+
+
+@overload
+def as_int(value: Any, name: str, *, op: str = "", none: Literal[False] = False) -> int: ...
+
+
+@overload
+def as_int(value: Any, name: str, *, op: str = "", none: bool) -> int | None: ...
 
 
 def as_int(value: Any, name: str, *, op: str = "", none: bool = False) -> int | None:
