@@ -192,7 +192,7 @@ def run_campaign(
     progress.phase("shrinking", len(tally.first))
     findings = build_findings(tally, oracles, infos, settings, shrink_end=shrink_end, progress=progress)
     total_s = time.monotonic() - start
-    broken = {o.name: str(o.broken) for o in oracles if getattr(o, "broken", None)}
+    broken = {o.name: reason for o in oracles if (reason := _broken(o))}
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
     result = RunResult(
