@@ -1,0 +1,97 @@
+"""The tables EXTENDING.md relies on agree: every catalog op has an oracle
+unit here or is declared spec-only; every oracle op is in the catalog and
+renders a reproducer; and every reproducer of a small real campaign, run
+alone in a fresh process from another directory, reproduces its finding."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conformance.campaign import run_campaign
+from conformance.catalog import SPEC_ONLY, specs
+from conformance.compare import reference_outcome
+from conformance.execution import registry
+from conformance.model import OpKey
+from conformance.plans import EqClass
+from conformance.scripts import save
+from conformance.settings import Settings
+from conformance.strategies import ClassCase
+from conformance.translate import translate
+
+KEYS = {s.key for s in specs()}
+
+
+@pytest.fixture(scope="module")
+def in_process():
+    return {n: registry.get(n, isolated=False) for n in registry.available()}
+
+
+def _frameworks_here(in_process) -> set[str]:
+    return {OpKey.parse(op).framework for o in in_process.values() for op in o.info().ops}
+
+
+def test_every_catalog_op_has_an_oracle_unit_or_is_spec_only(in_process) -> None:
+    implemented = {op for o in in_process.values() for op in o.info().ops}
+    here = _frameworks_here(in_process)
+    missing = sorted(k for k in KEYS if k not in implemented and OpKey.parse(k).framework not in SPEC_ONLY and OpKey.parse(k).framework in here)
+    assert missing == []
+    assert not [k for k in KEYS if OpKey.parse(k).framework in SPEC_ONLY and k in implemented], "a spec-only op with an oracle: drop it from SPEC_ONLY"
+
+
+def _sample(op: str):
+    """An in-range case of ``op`` from the catalog's own translation."""
+    eq = next(s.eq_class for s in specs() if s.key == op)
+    cc = ClassCase(eq, (3, 4), (2, 2) if eq is not EqClass.ND else (2, 1), 0 if eq is not EqClass.FLAT else None, 0,
+                   "float32", "int64", "in-range", False, "contiguous", 0, 1)  # fmt: skip
+    return next(c for c in translate(cc) if c.op == op)
+
+
+def test_every_oracle_op_is_in_the_catalog_and_renders_a_reproducer(in_process) -> None:
+    for name, oracle in in_process.items():
+        for op in oracle.info().ops:
+            assert op in KEYS, f"{name} lists {op}, which the catalog does not have"
+            case = _sample(op)
+            repro = oracle.reproducer(case, reference_outcome(case))
+            assert repro.oracle == name and "REPRODUCED" in repro.text and "def call" in repro.text
+
+
+def _run_script(path: Path, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(path)], cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.mark.timeout(900)
+def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) -> None:
+    """A small campaign over every oracle here; each finding's own oracle's
+    script, saved and run in a fresh interpreter from another directory,
+    prints REPRODUCED and exits 1 (at least one script per framework)."""
+    oracles = [registry.get(n) for n in registry.available()]
+    try:
+        result = run_campaign(oracles, Settings(seed=0, max_examples=8, shrink_evals=10))
+    finally:
+        for o in oracles:
+            o.close()
+    jobs = []
+    for n, f in enumerate(result.findings):
+        script = f.scripts.get(f.signature.oracle, "")
+        assert script and not script.startswith("# no reproducer"), f.signature.words()
+        folder = tmp_path / f"f{n}"
+        from conformance.model import Reproducer
+
+        model = {"model.onnx": __import__("base64").b64decode(f.onnx_model_b64)} if f.onnx_model_b64 else {}
+        jobs.append((f, save(Reproducer(f.signature.oracle, script, model), folder)))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda job: _run_script(job[1], elsewhere), jobs))
+    failures = [(f.signature.words(), r.returncode, r.stdout[-400:] + r.stderr[-400:]) for (f, _), r in zip(jobs, runs)
+                if r.returncode != 1 or "REPRODUCED" not in r.stdout]  # fmt: skip
+    assert failures == []
+    frameworks = {f.outcomes[f.signature.oracle] and result.facts["oracles"][f.signature.oracle]["framework"] for f, _ in jobs}
+    assert len(frameworks) >= 3, frameworks
+
+
