@@ -108,5 +108,7 @@ def closing_summary(result: RunResult, new: Sequence[Finding], report: str, prob
         lines += [finding_line(f) for f in new]
     others = [p for p in problems if not p.startswith("new: ")]
     lines += [f"  {p}" for p in others]
+    if problems:
+        lines.append(f"{len(problems)} differences from the baseline (`gather-conformance check` fails on them)")
     lines.append(f"report: {report}")
     return "\n".join(lines)
