@@ -27,6 +27,17 @@ from conformance.tally import First, Tally, class_case_json, harness_error
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
 
 
+def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
+    """Record, once, a crash or timeout met while shrinking or rebuilding a
+    finding: it becomes a signature of its own (and is never run again: the
+    isolated oracle remembers the case)."""
+    for j in judged:
+        sig = j.signature() if not j.verdict.conforms else None
+        if sig is not None and j.outcome.kind in FAULTS and sig not in tally.first:
+            tally.first[sig] = First(cc, j, time.monotonic() - tally.start)
+            tally.counts[sig] += 1
+
+
 def _keeps(sig: Signature, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
     """The shrink predicate "still has ``sig``", noting new crash/timeout signatures on the way."""
     failed = False
@@ -40,11 +51,7 @@ def _keeps(sig: Signature, oracle: OracleLike, infos: Mapping[str, OracleInfo], 
                 tally.error(harness_error(f"shrink {sig.op} on {sig.oracle}", exc, cc))
             failed = True
             return False
-        for j in judged:
-            other = j.signature()
-            if other != sig and j.outcome.kind in FAULTS and other not in tally.first:
-                tally.first[other] = First(cc, j, time.monotonic() - tally.start)
-                tally.counts[other] += 1
+        note_faults(tally, cc, judged)
         return any(j.signature() == sig for j in judged)
 
     return keeps
@@ -73,13 +80,14 @@ def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike], observ
 
 def make_finding(
     sig: Signature, first: First, small: ClassCase, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo],
-    count: int, seed: int | None,
+    tally: Tally, seed: int | None,
 ) -> Finding:  # fmt: skip
     """A finding from a minimal class case: the op's case, reference, every
     oracle's outcome on it, every sibling op's outcome, and the reproducers.
     If the minimal case no longer shows ``sig`` (a flaky oracle), the first
     example is kept."""
     judged = evaluate(small, oracles, infos)
+    note_faults(tally, small, judged)
     own = [j for j in judged if j.case.op == sig.op]
     hit = next((j for j in own if j.signature() == sig), None)
     if hit is None:
@@ -91,7 +99,7 @@ def make_finding(
     with_op = [o for o in oracles if sig.op in infos[o.name].ops]
     scripts, model = _reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
     return Finding(
-        signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=count,
+        signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=tally.counts[sig],
         first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
         class_case=class_case_json(small), siblings=[_sibling(j) for j in judged if j.case.op != sig.op],
     )  # fmt: skip
@@ -123,7 +131,7 @@ def build_findings(
                 finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed)
             else:
                 small = shrink(first.class_case, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)
-                finding = make_finding(sig, first, small, oracles, infos, tally.counts[sig], settings.seed)
+                finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed)
