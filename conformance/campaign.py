@@ -46,7 +46,7 @@ from conformance.finding_builder import build_findings
 from conformance.findings import RunResult
 from conformance.model import OracleInfo
 from conformance.plans import EqClass
-from conformance.settings import DRAW_SHARE, SHRINK_SHARE, Progress, Settings
+from conformance.settings import DRAW_SHARE, MAX_SHRINK_S, SHRINK_SHARE, Progress, Settings
 from conformance.strategies import ClassCase, class_cases
 from conformance.stream import ResultStream
 from conformance.tally import Tally, harness_error
@@ -186,7 +186,7 @@ def run_campaign(
         except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
             tally.error(harness_error(f"draw {eq_class.value}", exc, None))
     loop_s = time.monotonic() - start
-    shrink_end = None if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    shrink_end = time.monotonic() + MAX_SHRINK_S if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
     if stop.is_set():
         shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
     progress.phase("shrinking", len(tally.first))

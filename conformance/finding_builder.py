@@ -39,19 +39,23 @@ def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
 
 
 def _keeps(sig: Signature, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
-    """The shrink predicate "still has ``sig``", noting new crash/timeout signatures on the way."""
-    failed = False
+    """The shrink predicate "still has ``sig``", noting new crash/timeout
+    signatures on the way. After a candidate hangs, every later candidate is
+    rejected unevaluated: each hang costs a whole timeout, so shrinking stops there."""
+    stopped = False
 
     def keeps(cc: ClassCase) -> bool:
-        nonlocal failed
+        nonlocal stopped
+        if stopped:
+            return False
         try:
             judged = evaluate(cc, [oracle], infos, [sig.op])
-        except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, candidate rejected
-            if not failed:
-                tally.error(harness_error(f"shrink {sig.op} on {sig.oracle}", exc, cc))
-            failed = True
+        except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, shrinking stops
+            tally.error(harness_error(f"shrink {sig.op} on {sig.oracle}", exc, cc))
+            stopped = True
             return False
         note_faults(tally, cc, judged)
+        stopped = sig.outcome != "timeout" and any(j.outcome.kind is Kind.TIMEOUT for j in judged)
         return any(j.signature() == sig for j in judged)
 
     return keeps
@@ -127,7 +131,8 @@ def build_findings(
         sig, first = next((s, f) for s, f in sorted(tally.first.items(), key=lambda kv: kv[1].seconds) if s not in done)
         done.add(sig)
         try:
-            if shrink_end is not None and time.monotonic() >= shrink_end:
+            if sig.outcome == "timeout" or (shrink_end is not None and time.monotonic() >= shrink_end):
+                # a hang is kept as found: every shrink step would cost a whole timeout
                 finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed)
             else:
                 small = shrink(first.class_case, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)

@@ -15,6 +15,9 @@ from conformance.shrink import SHRINK_EVALS
 
 DEFAULT_EXAMPLES = 60
 """Examples per equivalence class of the default campaign (seed 0)."""
+MAX_SHRINK_S = 180.0
+"""With no budget, shrinking still ends this many seconds after drawing (then
+findings keep their first example): no seed can make a run shrink for ever."""
 DRAW_SHARE, SHRINK_SHARE = 0.6, 0.22
 """Of a time budget: drawing gets the first 60% (the oracles' start-up
 included), shrinking the next 22%; past that, findings keep their first
