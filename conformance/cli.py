@@ -26,9 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.catalog import specs
-from conformance.selection import UsageError
-
-OK, GATE_FAILS, USAGE, TOOL_FAILED = 0, 1, 2, 3
+from conformance.selection import OK, TOOL_FAILED, USAGE, UsageError
 
 
 def version() -> str:

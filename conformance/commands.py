@@ -30,6 +30,8 @@ from conformance.findings import ResultsFileError, RunResult
 from conformance.junit import junit_xml
 from conformance.model import OracleInfo
 from conformance.selection import (
+    GATE_FAILS,
+    OK,
     UsageError,
     check_coverage,
     parse_shard,
@@ -41,7 +43,6 @@ from conformance.selection import (
 from conformance.settings import Settings
 from conformance.stream import StreamError, rebuild
 
-OK, GATE_FAILS = 0, 1
 RUN_ARTIFACTS = ("results.json", "results.jsonl")
 """Files the campaign writes into its folder (the report clears its own)."""
 
@@ -112,6 +113,8 @@ def _load_oracles(plan: CampaignPlan) -> list[OracleLike]:
 def campaign(plan: CampaignPlan, stop: threading.Event) -> RunResult:
     """Run the planned campaign into ``plan.out`` with a progress display."""
     started = time.monotonic()
+    if plan.missing:
+        print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
     clean(plan.out)
     facts: dict[str, Any] = {**run_facts(), "missing": plan.missing, "case_timeout_s": plan.timeout}
     progress = progress_for(sys.stderr, plan.settings.budget_s)
@@ -123,11 +126,16 @@ def campaign(plan: CampaignPlan, stop: threading.Event) -> RunResult:
         close_all(oracles)
 
 
-def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.Entry], list[str]]:
+def _entries(baseline: Path | None) -> list[bl.Entry]:
+    """The baseline's entries; a bad baseline is a usage error."""
     try:
-        entries = bl.load(baseline)
+        return bl.load(baseline)
     except bl.BaselineError as exc:
         raise UsageError(f"--baseline: {exc}") from None
+
+
+def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.Entry], list[str]]:
+    entries = _entries(baseline)
     return bl.annotated(result, entries), entries, bl.check(result, entries)
 
 
@@ -150,17 +158,13 @@ def _finish(result: RunResult, baseline: Path | None, out: Path, junit: Path | N
 
 def run(plan: CampaignPlan, *, stop: threading.Event) -> int:
     """``run``: campaign, findings marked known/new, report. 0 unless the tool fails."""
-    if plan.missing:
-        print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
     _finish(campaign(plan, stop), None, plan.out, None)
     return OK
 
 
 def check(plan: CampaignPlan, *, stop: threading.Event, baseline: Path | None, junit: Path | None) -> int:
     """``check``: the campaign, then the gate: 1 on any problem."""
-    _gate(RunResult({}, 0, {}, {}, 0.0, {}, []), baseline)  # a bad baseline fails before any work
-    if plan.missing:
-        print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
+    _entries(baseline)  # a bad baseline fails before any work
     _, problems = _finish(campaign(plan, stop), baseline, plan.out, junit)
     return _verdict(problems)
 

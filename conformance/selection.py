@@ -25,6 +25,9 @@ from pathlib import Path
 from conformance.catalog import specs
 from conformance.model import OracleInfo
 
+OK, GATE_FAILS, USAGE, TOOL_FAILED = 0, 1, 2, 3
+"""Exit statuses: fine; the gate fails; a usage error (:class:`UsageError`); the tool itself failed."""
+
 
 class UsageError(ValueError):
     """Bad input from the user: exit status 2, one line, no traceback."""
