@@ -25,6 +25,8 @@ class Behaviour(str, Enum):
     ZERO_FILLS = "zero-fills"
     FILLS = "fills"
     UNCHECKED = "unchecked (empty output)"
+    DTYPE_REJECTED = "rejects dtype"
+    INTERNAL = "internal error"
     AMBIGUOUS = "ambiguous"
     GARBAGE = "garbage"
     WRONG_ERROR = "wrong error"
@@ -51,16 +53,18 @@ BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.UNSUPPORTED: Look(1, "#eceff1", "#607d8b", "the framework cannot even hold these inputs (e.g. no string tensors)"),
     Behaviour.NOT_RUN: Look(1, "#eceff1", "#607d8b", "never ran: the oracle's worker was broken beyond restart"),
     Behaviour.RAISES: Look(2, "#dbe9fb", "#0d47a1", "raised an error for a bad index"),
-    Behaviour.WRAPS: Look(3, "#fff3c4", "#6d4c00", "read a bad index modulo the axis size (Python-style wrap)"),
-    Behaviour.CLAMPS: Look(3, "#fff3c4", "#6d4c00", "wrapped negatives once, then clamped into [0, size-1]"),
+    Behaviour.DTYPE_REJECTED: Look(2, "#dbe9fb", "#0d47a1", "refused the data or index dtype"),
+    Behaviour.WRAPS: Look(3, "#fff3c4", "#6d4c00", "read a bad index modulo the axis size (-1 is the last element)"),
+    Behaviour.CLAMPS: Look(3, "#fff3c4", "#6d4c00", "clamped an out-of-range index to the nearest end of the axis"),
     Behaviour.UNCHECKED: Look(3, "#fff3c4", "#6d4c00", "returned an empty output without checking the indices"),
     Behaviour.AMBIGUOUS: Look(3, "#fff3c4", "#6d4c00", "returned a value several index policies explain: not named"),
-    Behaviour.CLAMPS_RAW: Look(4, "#ffe0b2", "#8a3c00", "clamped the raw index into [0, size-1] (so -1 reads element 0)"),
+    Behaviour.CLAMPS_RAW: Look(4, "#ffe0b2", "#8a3c00", "clamped a negative index to 0 without wrapping it (-1 reads element 0)"),
     Behaviour.FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote a fill value where the index is out of range"),
     Behaviour.ZERO_FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote 0 where the index is out of range"),
     Behaviour.WRONG_ERROR: Look(5, "#e8dcf7", "#4a148c", "raised another class of error than the reference, or accepted bad input"),
     Behaviour.TIMEOUT: Look(6, "#d7ccc8", "#3e2723", "gave no answer within the time limit"),
     Behaviour.PROTOCOL: Look(6, "#d7ccc8", "#3e2723", "the oracle answered something that is not an array (a harness fault)"),
+    Behaviour.INTERNAL: Look(7, "#f8c9c4", "#8e0000", "raised an internal error (an assert, an overflow, a division by zero)", bold=True),
     Behaviour.GARBAGE: Look(7, "#f8c9c4", "#8e0000", "returned a value no index policy explains", bold=True),
     Behaviour.CRASH: Look(8, "#8e0000", "#ffffff", "the process died (segfault, abort, exit)", bold=True),
 }

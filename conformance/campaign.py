@@ -198,7 +198,7 @@ def run_campaign(
     result = RunResult(
         facts=run_facts, seed=settings.seed, budget=settings.to_json(), cases=dict(tally.cases), seconds=round(total_s, 3),
         matrix=tally.matrix, findings=findings, raw_discrepancies=tally.raw, figures=tally.figures(loop_s, total_s, findings),
-        harness_errors=list(tally.errors), status="interrupted" if stop.is_set() else "complete",
+        harness_errors=list(tally.errors), status="interrupted" if stop.is_set() else "complete", dtype_support=tally.dtypes.to_json(),
     )  # fmt: skip
     if stream:
         stream.end(seconds=result.seconds, status=result.status)

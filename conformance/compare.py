@@ -3,13 +3,19 @@
 The reference outcome of a case is what :func:`~conformance.reference.reference`
 returns (bit-exact value, shape, dtype) or raises under the op's documented
 policy. :func:`judge` compares an oracle's :class:`~oracles.base.Outcome` with
-it: value vs value bit for bit, value vs error, error vs error (an error where
-the reference raises conforms, unless it says "dtype unsupported"), crash,
-timeout. Independently of conformance, in the policy regimes (negative, out of
-range, extremes) it names the *observed* policy by comparing the oracle's
-value with the reference under every policy (:func:`observed_policy`):
-raises, wraps, clamps, clamps (raw), zero-fills, fills another value, or
-garbage when none explains it.
+it: value vs value bit for bit; value vs error; error vs error by the group of
+its class (:data:`ERROR_GROUPS`: an index error where a shape rule is broken
+is the wrong error); an internal error (an assert, an overflow) is always a
+fault; crash and timeout are their own outcomes. Dtypes: rejecting a dtype
+the docs promise is ``dtype rejected``; a dtype they do not promise may be
+rejected freely, and if accepted its value is judged all the same (and for a
+type-constrained spec, ONNX, accepting it is a finding). Where the op's docs
+are silent (``OpSpec.unspecified``) the outcome is ``spec silent``.
+
+In the policy regimes (negative, out of range, extremes) the judge also names
+the *observed* policy (:func:`observed_policy`): raises, wraps, clamps,
+clamps (raw), zero-fills, fills another value, ``ambiguous`` when the
+example cannot tell two of them apart, or garbage when none explains it.
 
 >>> import numpy as np
 >>> from conformance.model import CaseTags
@@ -25,8 +31,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from conformance.arrays import same_bits, unequal_elements
+from conformance.arrays import dtype_name, same_bits, unequal_elements
 from conformance.behaviour import Behaviour
+from conformance.catalog import TYPE_CONSTRAINED, spec
 from conformance.model import Case, ErrorClass, Kind, Outcome
 from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
 from conformance.reference import reference
@@ -41,7 +48,41 @@ CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
     (ZERO_FILL, Behaviour.ZERO_FILLS),
     (WRAP_THEN_FILL, Behaviour.FILLS),
 )
-"""Policies tried, in order, to explain a value; the first that matches names it."""
+"""Every policy tried to explain a value, with its word where the example
+holds both in-range negatives and out-of-range indices (see :func:`candidates`)."""
+
+NEGATIVES_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
+    (ONNX, Behaviour.WRAPS),  # MODULO, WRAP_THEN_CLAMP and WRAP_THEN_FILL read [-size, -1] the same way
+    (CLIP, Behaviour.CLAMPS_RAW),
+    (ZERO_FILL, Behaviour.ZERO_FILLS),
+)
+OUT_OF_RANGE_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
+    (MODULO, Behaviour.WRAPS),
+    (WRAP_THEN_CLAMP, Behaviour.CLAMPS),  # CLIP clamps the same way when no index lies in [-size, -1]
+    (CLIP, Behaviour.CLAMPS),
+    (ZERO_FILL, Behaviour.ZERO_FILLS),
+    (WRAP_THEN_FILL, Behaviour.FILLS),
+)
+
+
+def candidates(values: PolicyValues) -> tuple[tuple[IndexPolicy, Behaviour], ...]:
+    """The candidate policies for ``values``' case, each with the word it earns
+    *on this example*. Policies that cannot differ on it share a word: with
+    only negative indices in ``[-size, -1]`` every wrapping policy "wraps";
+    with no such negative index the two clamps are one "clamps". Which case
+    holds is read off the policies themselves: the default policy raises only
+    for an index out of range, and the clamps differ only on an in-range negative.
+
+    >>> c = Case("numpy.take", np.arange(4), np.array([5]), {"axis": 0, "mode": "raise"})
+    >>> [b.value for _, b in candidates(PolicyValues(c))][:3]
+    ['wraps', 'clamps', 'clamps']
+    """
+    out_of_range = values.under(ONNX) is None
+    clip, wrap_clamp = values.under(CLIP), values.under(WRAP_THEN_CLAMP)
+    negative = clip is None or wrap_clamp is None or not same_bits(clip, wrap_clamp)
+    if not out_of_range:
+        return NEGATIVES_ONLY
+    return CANDIDATES if negative else OUT_OF_RANGE_ONLY
 
 
 @dataclass(frozen=True)
@@ -65,7 +106,9 @@ def reference_outcome(case: Case) -> Outcome:
     try:
         value = reference(case.op, case.data, case.indices, check_dtypes=False, **case.attrs)
     except IndexError as exc:
-        return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE)
+        text = str(exc)
+        index_error = "out of range for axis" in text or "cannot place an index" in text  # the policy's own errors
+        return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE if index_error else ErrorClass.SHAPE_INVALID)
     except (ValueError, TypeError) as exc:
         text = str(exc)
         error_class = ErrorClass.ATTRIBUTE_INVALID if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode")) else ErrorClass.SHAPE_INVALID
@@ -108,7 +151,10 @@ def _fills_another_value(got: np.ndarray, values: PolicyValues, base: IndexPolic
 
 
 def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
-    """Name what an oracle did with bad indices (see the module docstring).
+    """Name what an oracle did with bad indices (see the module docstring):
+    the one word among :func:`candidates` whose policy gives exactly ``got``;
+    ``ambiguous`` when candidates with different words all give it (an axis
+    too short to tell them apart), ``garbage`` when none does.
 
     >>> case = Case("jax.numpy.take", np.array([1, 2, 3]), np.array([-1, 7]), {"axis": 0, "mode": "clip"})
     >>> observed_policy(Outcome.returned(np.array([3, 3])), PolicyValues(case)).value
@@ -119,19 +165,24 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     'garbage'
     >>> observed_policy(Outcome.returned(np.zeros((2, 0))), PolicyValues(case)).value
     'unchecked (empty output)'
+    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"})   # wrap and clamp both read 7
+    >>> observed_policy(Outcome.returned(np.array([7])), PolicyValues(one)).value
+    'ambiguous'
     """
     if got.kind is Kind.ERROR:
         return Behaviour.RAISES
     if got.kind is not Kind.VALUE:
         return _non_value_behaviour(got)
     assert got.value is not None
-    if np.asarray(got.value).size == 0:
+    value = np.asarray(got.value)
+    if value.size == 0:
         return Behaviour.UNCHECKED  # nothing was read, so no policy shows
-    for policy, behaviour in CANDIDATES:
-        v = values.under(policy)
-        if v is not None and same_bits(np.asarray(got.value), v):
-            return behaviour
-    if any(_fills_another_value(np.asarray(got.value), values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
+    words = {b for p, b in candidates(values) if (v := values.under(p)) is not None and same_bits(value, v)}
+    if len(words) == 1:
+        return words.pop()
+    if words:
+        return Behaviour.AMBIGUOUS
+    if any(_fills_another_value(value, values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
         return Behaviour.FILLS
     return Behaviour.GARBAGE
 
@@ -146,16 +197,76 @@ def _non_value_behaviour(got: Outcome) -> Behaviour:
     return _KIND_BEHAVIOUR.get(got.kind, Behaviour.RAISES)
 
 
-def _mismatch(ref: Outcome, got: Outcome) -> str:
+ERROR_GROUPS: dict[ErrorClass, str] = {
+    ErrorClass.INDEX_OUT_OF_RANGE: "index error", ErrorClass.NEGATIVE_INDEX: "index error",
+    ErrorClass.SHAPE_INVALID: "shape or attribute error", ErrorClass.ATTRIBUTE_INVALID: "shape or attribute error",
+    ErrorClass.DTYPE_UNSUPPORTED: "dtype error", ErrorClass.INTERNAL: "internal error",
+}  # fmt: skip
+"""Error classes compared with the reference's, by group: which argument the
+error blames. A framework's message says "axis" or "shape" for the same rule
+often enough that shape and attribute errors are one group, and so are an
+index out of range and a rejected negative. OTHER (a message no pattern
+knows) is in no group and is never called the wrong class."""
+
+INTERNAL = "internal error"
+SPEC_SILENT = "spec silent"
+DTYPE_REJECTED = "dtype rejected"
+UNDOCUMENTED_DTYPE = "undocumented dtype accepted"
+NAN_PAYLOAD = "NaN payload not kept"
+
+
+@dataclass(frozen=True)
+class DtypeStatus:
+    """Whether a case's dtypes are documented for its op: the data dtype, the
+    index dtype, and whether the op's spec is type-constrained (ONNX, WebNN:
+    another dtype is an invalid model, not an extension).
+
+    >>> DtypeStatus.of(Case("torch.gather", np.zeros(2), np.zeros(1, np.int32), {"dim": 0}))
+    DtypeStatus(data=True, index=False, closed=False)
+    """
+
+    data: bool
+    index: bool
+    closed: bool
+
+    @property
+    def documented(self) -> bool:
+        return self.data and self.index
+
+    @classmethod
+    def of(cls, case: Case) -> DtypeStatus:
+        s = spec(case.op)
+        data = dtype_name(np.asarray(case.data).dtype) in s.data_dtypes
+        return cls(data, np.asarray(case.indices).dtype.name in s.index_dtypes, s.framework in TYPE_CONSTRAINED)
+
+
+def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> str:
+    """``"ok"`` or the mismatch class of an error where the reference raises
+    too: the same group conforms; so does an index error where the
+    preconditions fail (the case also has bad indices, and the framework
+    checked those first)."""
+    want, have = ERROR_GROUPS.get(ref.error_class or ErrorClass.OTHER), ERROR_GROUPS.get(got.error_class or ErrorClass.OTHER)
+    if have is None or want is None or have == want:
+        return CONFORMS
+    both_bad = want == "shape or attribute error" and have == "index error" and case.tags is not None and case.tags.regime in POLICY_REGIMES
+    return CONFORMS if both_bad else f"wrong error ({have}, expected {want})"
+
+
+def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> str:
     """``"ok"`` or the mismatch class of ``got`` against ``ref``."""
     if got.kind in (Kind.CRASH, Kind.TIMEOUT, Kind.PROTOCOL):
         return got.kind.value
+    if got.kind is Kind.ERROR and got.error_class is ErrorClass.INTERNAL:
+        return INTERNAL  # always a fault, whatever the reference says
+    if not dtypes.documented:  # rejecting is the framework's right; a value is judged as any other (below)
+        if got.kind is Kind.ERROR:
+            return CONFORMS
+        if dtypes.closed:
+            return UNDOCUMENTED_DTYPE
+    if got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
+        return DTYPE_REJECTED
     if ref.kind is Kind.ERROR:
-        if got.kind is Kind.VALUE:
-            return "value instead of error"
-        if got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
-            return "wrong error (dtype unsupported)"
-        return CONFORMS
+        return "value instead of error" if got.kind is Kind.VALUE else _error_mismatch(case, ref, got)
     if got.kind is Kind.ERROR:
         return f"error instead of value ({got.error_class.value if got.error_class else 'other'})"
     assert ref.value is not None and got.value is not None
@@ -164,7 +275,23 @@ def _mismatch(ref: Outcome, got: Outcome) -> str:
         return "wrong shape"
     if g.dtype != ref.value.dtype:
         return "wrong dtype"
-    return CONFORMS if same_bits(g, ref.value) else "wrong value"
+    if same_bits(g, ref.value):
+        return CONFORMS
+    return NAN_PAYLOAD if _only_nan_payloads(g, ref.value) else "wrong value"
+
+
+def _only_nan_payloads(got: np.ndarray, want: np.ndarray) -> bool:
+    """True if every differing element is a NaN in both (only the payload bits differ).
+
+    >>> a = np.array([1.0, np.nan], np.float32)
+    >>> _only_nan_payloads(a, np.array([1.0, -np.nan], np.float32)), _only_nan_payloads(a, np.array([2.0, np.nan], np.float32))
+    (True, False)
+    """
+    if got.dtype.kind not in "fcV" or got.dtype.kind == "V" and got.dtype.name != "bfloat16":
+        return False
+    differ = unequal_elements(got, want)
+    g, w = got.astype(np.complex128 if got.dtype.kind == "c" else np.float64), want.astype(np.complex128 if got.dtype.kind == "c" else np.float64)
+    return bool(differ.any()) and bool((np.isnan(g) & np.isnan(w))[differ].all())
 
 
 def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
@@ -177,9 +304,18 @@ def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdi
     """
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
         return Verdict(True, CONFORMS, _non_value_behaviour(got))
-    outcome = _mismatch(ref, got)
+    dtypes = DtypeStatus.of(case)
+    outcome = _mismatch(case, ref, got, dtypes)
+    regime = case.tags.regime if case.tags else None
+    silent = regime in spec(case.op).unspecified and outcome not in (INTERNAL, "crash", "timeout", "protocol error", DTYPE_REJECTED)
+    if silent:  # the docs do not say: what it does is recorded, never a violation (and an empty output shows nothing)
+        outcome = CONFORMS if got.kind is Kind.VALUE and np.asarray(got.value).size == 0 else SPEC_SILENT
     conforms = outcome == CONFORMS
-    if case.tags and case.tags.regime in POLICY_REGIMES:
+    if outcome == INTERNAL:
+        behaviour = Behaviour.INTERNAL
+    elif got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
+        behaviour = Behaviour.DTYPE_REJECTED
+    elif regime in POLICY_REGIMES:
         behaviour = observed_policy(got, values)
     elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:
         behaviour = Behaviour.WRONG_ERROR  # a precondition violation accepted

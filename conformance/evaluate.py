@@ -26,12 +26,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from conformance import rootcause
 from conformance.compare import PolicyValues, Verdict, judge, reference_outcome
 from conformance.execution.fanout import run_on_all
 from conformance.findings import Signature
 from conformance.model import Case, CaseLike, OracleInfo, Outcome, Reproducer, as_case
-from conformance.strategies import POLICY_REGIMES, ClassCase, materialize
-from conformance.translate import signature_tags, translate
+from conformance.strategies import ClassCase, materialize
+from conformance.translate import translate
 
 
 class OracleLike(Protocol):
@@ -58,13 +59,8 @@ class Judged:
     verdict: Verdict
 
     def signature(self) -> Signature:
-        """The discrepancy's signature (its policy only in the policy regimes)."""
-        tags = self.case.tags
-        assert tags is not None, "campaign cases are always tagged"
-        judged_policy = tags.regime in POLICY_REGIMES and self.verdict.outcome != "protocol error"
-        policy = self.verdict.behaviour.value if judged_policy else ""
-        i = self.info
-        return Signature(self.case.op, i.name, i.version, i.device, i.mode, self.verdict.outcome, policy, signature_tags(tags, self.verdict.outcome))
+        """The discrepancy's root cause (:mod:`conformance.rootcause`)."""
+        return rootcause.signature(self.case, self.info, self.verdict, self.outcome, self.reference)
 
 
 def _answers(oracle: OracleLike, cases: list[Case]) -> list[Outcome]:

@@ -13,14 +13,16 @@ from __future__ import annotations
 import base64
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from conformance.behaviour import Behaviour
 from conformance.compare import reference_outcome
 from conformance.evaluate import Judged, OracleLike, evaluate
 from conformance.findings import Finding, Signature
 from conformance.model import Case, Kind, OracleInfo, Outcome
 from conformance.settings import Progress, Settings
-from conformance.shrink import shrink
+from conformance.shrink import shrink, widened
 from conformance.strategies import ClassCase
 from conformance.tally import First, Tally, class_case_json, harness_error
 
@@ -38,8 +40,9 @@ def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
             tally.counts[sig] += 1
 
 
-def _keeps(sig: Signature, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
-    """The shrink predicate "still has ``sig``", noting new crash/timeout
+def _keeps(sig: Signature, op: str, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
+    """The shrink predicate "``op`` still has the root cause ``sig``" (a
+    named behaviour stays named, so the example stays discriminating), noting new crash/timeout
     signatures on the way. After a candidate hangs, every later candidate is
     rejected unevaluated: each hang costs a whole timeout, so shrinking stops there."""
     stopped = False
@@ -49,9 +52,9 @@ def _keeps(sig: Signature, oracle: OracleLike, infos: Mapping[str, OracleInfo], 
         if stopped:
             return False
         try:
-            judged = evaluate(cc, [oracle], infos, [sig.op])
+            judged = evaluate(cc, [oracle], infos, [op])
         except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, shrinking stops
-            tally.error(harness_error(f"shrink {sig.op} on {sig.oracle}", exc, cc))
+            tally.error(harness_error(f"shrink {op} on {sig.oracle}", exc, cc))
             stopped = True
             return False
         note_faults(tally, cc, judged)
@@ -92,30 +95,59 @@ def make_finding(
     example is kept."""
     judged = evaluate(small, oracles, infos)
     note_faults(tally, small, judged)
-    own = [j for j in judged if j.case.op == sig.op]
-    hit = next((j for j in own if j.signature() == sig), None)
+    op = first.judged.case.op
+    hit = next((j for j in judged if j.case.op == op and j.signature() == sig), None)
     if hit is None:
         small, hit = first.class_case, first.judged
-        own = [j for j in evaluate(small, oracles, infos) if j.case.op == sig.op] or [hit]
-        judged = own
+        judged = [j for j in evaluate(small, oracles, infos) if j.case.op == op] or [hit]
+    own = [j for j in judged if j.case.op == op]
     case = hit.case
     ref = reference_outcome(case)
-    with_op = [o for o in oracles if sig.op in infos[o.name].ops]
+    with_op = [o for o in oracles if op in infos[o.name].ops]
     scripts, model = _reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
+    also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and j.signature() == sig}
     return Finding(
         signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=tally.counts[sig],
         first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
-        class_case=class_case_json(small), siblings=[_sibling(j) for j in judged if j.case.op != sig.op],
+        class_case=class_case_json(small), siblings=[_sibling(j) for j in judged if j.case.op != op],
+        variants=_variants(tally, sig) | ({"minimal case also shows it on": also} if also else {}),
     )  # fmt: skip
 
 
-def quick_finding(sig: Signature, first: First, oracle: OracleLike | None, count: int, seed: int | None) -> Finding:
+def _variants(tally: Tally, sig: Signature) -> dict[str, dict[str, int]]:
+    """The finding's variants by kind ("op", "regime", dtypes), each value with its count."""
+    out: dict[str, dict[str, int]] = {}
+    for (kind, value), n in sorted(tally.variants.get(sig, {}).items()):
+        out.setdefault(kind, {})[value] = n
+    return out
+
+
+def discriminate(sig: Signature, first: First, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Signature:
+    """For an ``ambiguous`` root cause, look for an example that tells the
+    candidate policies apart (:func:`~conformance.shrink.widened`); where one
+    names the behaviour, the sightings move to the named root cause (merged
+    with it if it was seen already). Returns the signature to build."""
+    op = first.judged.case.op
+    for cc in widened(first.class_case):
+        judged = evaluate(cc, [oracle], infos, [op])
+        note_faults(tally, cc, judged)
+        for j in judged:
+            named = j.signature()
+            if not j.verdict.conforms and named.policy not in ("", Behaviour.AMBIGUOUS.value) and replace(named, policy=sig.policy) == sig:
+                tally.rename(sig, named, First(cc, j, first.seconds))
+                return named
+    return sig
+
+
+def quick_finding(
+    sig: Signature, first: First, oracle: OracleLike | None, count: int, seed: int | None, variants: dict[str, dict[str, int]] | None = None,
+) -> Finding:  # fmt: skip
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
     scripts, model = _reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
     return Finding(sig, j.case, j.reference, {j.oracle: j.outcome}, count, round(first.seconds, 3), seed, scripts=scripts,
-                   onnx_model_b64=model, class_case=class_case_json(first.class_case))  # fmt: skip
+                   onnx_model_b64=model, class_case=class_case_json(first.class_case), variants=variants or {})  # fmt: skip
 
 
 def build_findings(
@@ -131,15 +163,23 @@ def build_findings(
         sig, first = next((s, f) for s, f in sorted(tally.first.items(), key=lambda kv: kv[1].seconds) if s not in done)
         done.add(sig)
         try:
-            if sig.outcome == "timeout" or (shrink_end is not None and time.monotonic() >= shrink_end):
+            late = shrink_end is not None and time.monotonic() >= shrink_end
+            if sig.policy == Behaviour.AMBIGUOUS.value and not late:
+                sig = discriminate(sig, first, by_name[sig.oracle], infos, tally)
+                if sig in done:  # merged into a root cause already built: its count grows
+                    continue
+                done.add(sig)
+                first = tally.first[sig]
+            if sig.outcome == "timeout" or late:
                 # a hang is kept as found: every shrink step would cost a whole timeout
-                finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed)
+                finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed, _variants(tally, sig))
             else:
-                small = shrink(first.class_case, _keeps(sig, by_name[sig.oracle], infos, tally), settings.shrink_evals, shrink_end)
+                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, tally)
+                small = shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
                 finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
-            finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed)
+            finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed, _variants(tally, sig))
         tally.finding(finding)
         findings.append(finding)
         progress.advance(findings=len(findings))

@@ -23,13 +23,15 @@ from typing import Any
 from conformance.behaviour import Behaviour
 from conformance.model import Case, Outcome  # re-exported: one call of an op and its answer
 
-RESULTS_FORMAT = 2
+RESULTS_FORMAT = 3
 """Version of the ``results.json`` / ``findings.json`` layout (written as ``"format"``)."""
 
 
 @dataclass(frozen=True)
 class Signature:
-    """What makes two discrepancies the same one."""
+    """What makes two discrepancies the same one: a root cause (the rule is
+    :mod:`conformance.rootcause`). ``op`` is the op family (ONNX opsets
+    merged), ``tags`` the condition that triggers it."""
 
     op: str
     oracle: str
@@ -113,6 +115,7 @@ class Finding:
     baseline_link: str | None = None
     class_case: dict[str, Any] | None = None  # the drawn (shrunk) class-level case, see conformance.strategies.ClassCase
     siblings: list[dict[str, Any]] = field(default_factory=list)  # the same class case through the class's other ops
+    variants: dict[str, dict[str, int]] = field(default_factory=dict)  # what the root cause merges: "op" -> {op key: count}, "regime", dtypes
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("signature", "case", "reference", "outcomes")}
@@ -180,6 +183,7 @@ class RunResult:
     figures: dict[str, Any] = field(default_factory=dict)  # throughput, collapse, time to first find (conformance.campaign)
     harness_errors: list[HarnessError] = field(default_factory=list)
     status: str = "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
+    dtype_support: list[dict[str, Any]] = field(default_factory=list)  # conformance.dtypes.DtypeSupport.to_json()
 
     def to_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("findings", "matrix", "harness_errors")}

@@ -46,16 +46,29 @@ def _require(condition: bool, op: str, rule: str, error: type[Exception] = Value
         raise error(f"{op}: {rule}")
 
 
-def gather_block(op: str, *, negative_axis: bool = True, none_flattens: bool = False, error: type[Exception] = ValueError) -> PlanFn:
+def gather_block(
+    op: str, *, negative_axis: bool = True, none_flattens: bool = False, empty_axis_raises: bool = False, error: type[Exception] = ValueError,
+) -> PlanFn:  # fmt: skip
     """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
     is the exception the op's docs name for bad arguments (WebNN: TypeError);
-    ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX)."""
+    ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX);
+    ``empty_axis_raises``: taking any index from an empty axis is an IndexError
+    whatever the mode (numpy.take's rule, which jnp.take keeps even in "fill").
+
+    >>> gather_block("jax.numpy.take", empty_axis_raises=True)((0,), (1,), {"axis": 0})
+    Traceback (most recent call last):
+    IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty axis)
+    """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        if as_int(attrs["axis"], "axis", op=op, none=none_flattens) is None:
-            return flat_plan(data, idx)
-        _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
-        return block_plan(data, idx, _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error))
+        flat = as_int(attrs["axis"], "axis", op=op, none=none_flattens) is None
+        if not flat:
+            _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
+        axis = None if flat else _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error)
+        size: int = math.prod(data) if axis is None else data[axis]
+        if empty_axis_raises and size == 0 and 0 not in idx:
+            raise IndexError(f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty axis)")
+        return flat_plan(data, idx) if axis is None else block_plan(data, idx, axis)
 
     return plan
 

@@ -82,6 +82,24 @@ def simpler(cc: ClassCase) -> list[ClassCase]:
     return sorted((c for c in out if c.size() < cc.size()), key=ClassCase.size)
 
 
+def widened(cc: ClassCase, side: int = 5) -> list[ClassCase]:
+    """Cases that may tell index policies apart where ``cc`` cannot: one data
+    dimension at a time made ``side`` long (the gathered axis among them), each
+    with a few seeds. Used when a behaviour is ``ambiguous``.
+
+    >>> from conformance.plans import EqClass
+    >>> cc = ClassCase(EqClass.FLAT, (1,), (1,), None, 0, "int8", "int8", "oob-above", False, "contiguous", 0, 7)
+    >>> [(c.data_shape, c.seed) for c in widened(cc)][:2]
+    [((5,), 7), ((5,), 0)]
+    """
+    out: list[ClassCase] = []
+    for d, n in enumerate(cc.data_shape):
+        if 0 < n < side:
+            wide = replace(cc, data_shape=_resize(cc.data_shape, d, side))
+            out += [replace(wide, seed=s) for s in dict.fromkeys((cc.seed, 0, 1, 2))]
+    return out
+
+
 def shrink(
     cc: ClassCase,
     keeps: Callable[[ClassCase], bool],

@@ -16,8 +16,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from conformance.dtypes import DtypeSupport
 from conformance.evaluate import Judged
 from conformance.findings import Finding, HarnessError, Matrix, MatrixKey, Signature
+from conformance.rootcause import variant
 from conformance.strategies import ClassCase
 from conformance.stream import ResultStream
 
@@ -56,6 +58,8 @@ class Tally:
     matrix: Matrix = field(default_factory=dict)
     first: dict[Signature, First] = field(default_factory=dict)
     counts: Counter[Signature] = field(default_factory=Counter)
+    variants: dict[Signature, Counter[tuple[str, str]]] = field(default_factory=dict)
+    dtypes: DtypeSupport = field(default_factory=DtypeSupport)
     errors: list[HarnessError] = field(default_factory=list)
     raw: int = 0
     drawn: int = 0
@@ -73,6 +77,7 @@ class Tally:
             cell[behaviour] = cell.get(behaviour, 0) + 1
             verdicts.append({"op": j.case.op, "oracle": j.oracle, "regime": tags.regime, "data_family": tags.data_family,
                              "behaviour": behaviour, "outcome": j.verdict.outcome})  # fmt: skip
+            self.dtypes.add(j)
             if not j.verdict.conforms:
                 self.discrepancy(cc, j)
         if self.stream:
@@ -83,6 +88,7 @@ class Tally:
         self.raw += 1
         sig = j.signature()
         self.counts[sig] += 1
+        self.variants.setdefault(sig, Counter()).update(variant(j.case).items())
         if sig in self.first:
             return
         self.first[sig] = First(cc, j, time.monotonic() - self.start)
@@ -91,6 +97,15 @@ class Tally:
                 "signature": asdict(sig), "class_case": class_case_json(cc), "case": j.case.to_json(),
                 "reference": j.reference.to_json(), "outcome": j.outcome.to_json(), "seconds": round(self.first[sig].seconds, 3),
             })  # fmt: skip
+
+    def rename(self, old: Signature, new: Signature, first: First) -> None:
+        """Move ``old``'s sightings to ``new`` (an ambiguous behaviour named on
+        a discriminating example): counts and variants add up; ``new`` keeps
+        its own first sighting if it had one, else ``first``."""
+        self.counts[new] += self.counts.pop(old, 0)
+        self.variants.setdefault(new, Counter()).update(self.variants.pop(old, Counter()))
+        self.first.pop(old, None)
+        self.first.setdefault(new, first)
 
     def error(self, error: HarnessError) -> None:
         self.errors.append(error)

@@ -4,10 +4,11 @@ One drawn :class:`~conformance.strategies.ClassCase` becomes one
 :class:`~conformance.findings.Case` per catalog op of its equivalence class
 (and, for the flattened class, per op that flattens with ``axis=None``): the
 class's axis under the op's own name (``axis`` or ``dim``), ``batch_dims``
-where the op has it, the mode selector mapped onto the op's modes, and the
-indices cast to a documented index dtype where the drawn one is not (values
-permitting). An op that cannot express the case (``batch_dims > 0`` and no
-such attribute, an undocumented data dtype) gets no case. Precondition
+where the op has it, the mode selector mapped onto the op's modes. Data and
+indices reach every op as drawn, in their own dtypes, documented or not: what
+a framework accepts is part of what the campaign learns (the judge knows
+which dtypes the docs promise). An op that cannot express the case
+(``batch_dims > 0`` and no such attribute) gets no case. Precondition
 violations are translated all the same: the reference raises on them, and an
 op that accepts them is a finding.
 
@@ -91,18 +92,6 @@ def op_attrs(cc: ClassCase, s: OpSpec) -> dict[str, Any] | None:
     return attrs
 
 
-def _index_for(indices: np.ndarray, s: OpSpec) -> np.ndarray | None:
-    """The indices in a dtype ``s`` documents: unchanged, or cast to its widest
-    documented dtype when every value survives; None when none can hold them."""
-    if indices.dtype.name in s.index_dtypes:
-        return indices
-    for name in reversed(s.index_dtypes):
-        info = np.iinfo(np.dtype(name))
-        if indices.size == 0 or (int(indices.min()) >= info.min and int(indices.max()) <= info.max):
-            return indices.astype(name)
-    return None
-
-
 def broadcast_pattern(cc: ClassCase) -> str | None:
     """How an element case's non-axis dimensions relate: ``same-shape``,
     ``bcast`` (some size-1 dimension stretches), ``window`` (indices smaller),
@@ -147,36 +136,13 @@ def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> CaseTags:
     return CaseTags(regime, indices.dtype.name, dtype_family(data.dtype), broadcast_pattern(cc), frozenset(flags))
 
 
-SIGNATURE_FLAGS = ("0-d", "batch_dims>0")
-"""Structural flags that go into signatures; the others (``empty-data``,
-``non-contiguous``) and the broadcast pattern stay on the case as description."""
-
-
-def signature_tags(tags: CaseTags, outcome: str) -> tuple[str, ...]:
-    """The tags that go into a finding's signature: the regime, the
-    :data:`SIGNATURE_FLAGS`, and the data dtype family only when the outcome
-    is about a dtype (``wrong dtype``, ``... (dtype unsupported)``). Otherwise
-    one bug seen with eight index dtypes would be eight findings.
-
-    >>> signature_tags(CaseTags("oob-above", "int8", "float", "bcast", frozenset({"0-d"})), "wrong value")
-    ('oob-above', '0-d')
-    >>> signature_tags(CaseTags("in-range", "uint64", "complex", None, frozenset({"0-d"})), "wrong dtype")
-    ('in-range', 'data:complex', '0-d')
-    """
-    if outcome == "protocol error":  # the oracle broke its contract: one fault, whatever the input
-        return ()
-    family = (f"data:{tags.data_family}",) if "dtype" in outcome else ()
-    return (tags.regime, *family, *(f for f in SIGNATURE_FLAGS if f in tags.flags))
-
-
 def translate(cc: ClassCase, ops: Iterable[str] | None = None, arrays: tuple[np.ndarray, np.ndarray] | None = None) -> list[Case]:
     """One :class:`Case` per catalog op that can express ``cc`` (see the module docstring)."""
     data, indices = arrays if arrays is not None else materialize(cc)
+    tags = case_tags(cc, data, indices)
     cases = []
     for s in targets(cc.eq_class, ops):
         attrs = op_attrs(cc, s)
-        idx = _index_for(indices, s)
-        if attrs is None or idx is None or cc.data_dtype not in s.data_dtypes:
-            continue
-        cases.append(Case(s.key, data, idx, s.bind(attrs), case_tags(cc, data, idx)))
+        if attrs is not None:
+            cases.append(Case(s.key, data, indices, s.bind(attrs), tags))
     return cases

@@ -81,7 +81,7 @@ class Oracle(ABC):
         try:
             value = self.call(op, data, indices, attrs)
         except Exception as exc:  # noqa: BLE001 - the point of an oracle: every error is an outcome
-            return Outcome.raised(exc, self.classify(exc), time.perf_counter() - start)
+            return Outcome.raised(exc, internal_or(exc, self.classify(exc)), time.perf_counter() - start)
         return Outcome.returned(value, time.perf_counter() - start)
 
     def run(self, op: str, data: np.ndarray, indices: np.ndarray, **attrs: Any) -> Outcome:
@@ -105,11 +105,34 @@ class Oracle(ABC):
 
 _ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
     (ErrorClass.NEGATIVE_INDEX, ("negative",)),
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bound", "out of range", "out-of-bound", "outofrange", "not in [", "invalid index", "index error")),
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("from an empty ax", "out of bound", "out of range", "out-of-bound", "outofrange", "not in [", "invalid index", "index error")),
     (ErrorClass.DTYPE_UNSUPPORTED, ("dtype", "data type", "not implemented for", "type mismatch", "unsupported type", "could not find an implementation")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "dim ", "batch_dims", "attribute", "mode")),
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "size mismatch", "broadcast")),
 )
+
+
+INTERNAL_TYPES = frozenset({"ZeroDivisionError", "AssertionError", "SystemError", "MemoryError", "RecursionError",
+                            "InternalError", "UnboundLocalError", "NameError", "AttributeError", "KeyError"})  # fmt: skip
+"""Exception types that are a fault inside the framework, whatever the input."""
+INTERNAL_NEEDLES = ("integer overflow", "zerodivision", "division by zero", "internal assert", "internal error", "check failed",
+                    "assertion", "please report", "this is a bug", "unreachable")  # fmt: skip
+"""Message fragments of the same (an assert or overflow surfacing through a generic error type)."""
+
+
+def internal_or(exc: BaseException, error_class: ErrorClass) -> ErrorClass:
+    """INTERNAL for an error that is the framework's own fault (:data:`INTERNAL_TYPES`,
+    :data:`INTERNAL_NEEDLES`), whatever else its message says; ``error_class`` otherwise.
+
+    >>> internal_or(RuntimeError("ZeroDivisionError: integer division by zero"), ErrorClass.OTHER).name
+    'INTERNAL'
+    >>> internal_or(IndexError("index 5 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE).name
+    'INDEX_OUT_OF_RANGE'
+    """
+    text = str(exc).lower()
+    if type(exc).__name__ in INTERNAL_TYPES or any(n in text for n in INTERNAL_NEEDLES):
+        return ErrorClass.INTERNAL
+    return error_class
 
 
 def classify_message(message: str) -> ErrorClass:

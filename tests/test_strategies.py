@@ -7,7 +7,6 @@ import math
 import numpy as np
 from hypothesis import given, settings
 
-from conformance.model import CaseTags
 from conformance.plans import EqClass
 from conformance.shrink import simpler
 from conformance.strategies import (
@@ -21,7 +20,7 @@ from conformance.strategies import (
     materialize,
     with_layout,
 )
-from conformance.translate import broadcast_pattern, case_tags, op_attrs, signature_tags, targets, translate
+from conformance.translate import broadcast_pattern, case_tags, op_attrs, targets, translate
 
 
 def _case(**kw) -> ClassCase:
@@ -105,12 +104,6 @@ def test_broadcast_patterns_are_named() -> None:
     assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 1))) == "bcast"
     assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 2))) == "window"
     assert broadcast_pattern(_case(**elem, data_shape=(3, 4), index_shape=(2, 5))) == "mismatch"
-
-
-def test_signature_tags_drop_dtypes_unless_the_outcome_is_about_dtypes() -> None:
-    tags = CaseTags("oob-above", "uint64", "int", "bcast", frozenset({"0-d"}))
-    assert signature_tags(tags, "wrong value") == ("oob-above", "0-d")
-    assert signature_tags(tags, "wrong dtype") == ("oob-above", "data:int", "0-d")
 
 
 def test_simpler_candidates_are_strictly_smaller() -> None:

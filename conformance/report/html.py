@@ -16,7 +16,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.behaviour import BEHAVIOURS, behaviour_css, css_class, legend
+from conformance.dtypes import summary
 from conformance.findings import RunResult
 from conformance.model import Kind
 from conformance.report.facts_view import fact_tables, fact_text, flatten_facts
@@ -97,7 +99,25 @@ def page_context(run: RunResult, comparison: Comparison | None, title: str) -> d
         "new_count": sum(f.status == "new" for f in run.findings),
         "known_count": sum(f.status != "new" for f in run.findings),
         "total_cases": sum(run.cases.values()),
+        **dtype_table(run.dtype_support),
     }
+
+
+def dtype_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The dtype-support table: one row per (op, oracle, argument), one column per dtype seen.
+
+    >>> t = dtype_table([{"op": "t.g", "oracle": "t", "arg": "index", "dtype": "int32", "documented": False, "statuses": {"rejected (dtype unsupported)": 2}}])
+    >>> t["dtype_names"], t["dtype_rows"][0]["cells"]["int32"]["word"]
+    (['int32'], 'rejected (dtype unsupported)')
+    """
+    names = sorted({r["dtype"] for r in rows}, key=lambda d: (DATA_DTYPES + INDEX_DTYPES + (d,)).index(d))
+    table: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for r in rows:
+        word = summary(r["statuses"])
+        css = "b-conforms" if word == "accepted" else "b-garbage" if word == "wrong" else "b-raises"
+        cells = table.setdefault((r["op"], r["oracle"], r["arg"]), {})
+        cells[r["dtype"]] = {"word": word, "documented": r["documented"], "css": css}
+    return {"dtype_names": names, "dtype_rows": [{"op": o, "oracle": n, "arg": a, "cells": c} for (o, n, a), c in sorted(table.items())]}
 
 
 def render_html(run: RunResult, comparison: Comparison | None = None, title: str = "gather-conformance report") -> str:

@@ -1,0 +1,168 @@
+"""What makes two discrepancies one finding: the root-cause rule, stated once.
+
+A finding is one root cause (a :class:`~conformance.findings.Signature`):
+
+* the **oracle**: framework, version, device and execution mode;
+* the **op family**: ONNX opsets merged (``onnx.Gather`` for Gather-1, -11
+  and -13; the opsets seen are listed among the variants);
+* **what happened**: the outcome class of the judge (``value instead of
+  error``, ``wrong error (...)``, ``dtype rejected``...) and the observed
+  behaviour (wraps, clamps, ...; only where the judge names one);
+* the **condition** that triggers it (:func:`condition`). Tags enter only
+  where they change the behaviour:
+
+  - a dtype the framework cannot run is one finding per dtype (complex as
+    one), whatever the index regime, shapes or opset;
+  - an index never checked because the output is empty is one finding per
+    oracle and op family (``empty output``), whatever the regime;
+  - a precondition accepted that the docs reject is one finding per rule
+    broken (``precondition: rank mismatch``...), read off the reference's
+    error, whatever the indices;
+  - a policy seen on bad indices is one finding per index regime (wraps on
+    ``oob-above``), whatever the shapes;
+  - a NaN payload not kept is one finding per data dtype; an error where
+    the reference gives a value, on empty data, is one (``empty data``);
+  - anything else (wrong shape, wrong dtype, an error instead of a value, a
+    crash) keeps the regime and the structural flags ``0-d`` and
+    ``batch_dims>0``, where those decide what the framework does.
+
+What is merged is kept as variants (:func:`variant`): op keys (opsets),
+regimes, data and index dtypes, each with a count.
+
+>>> import numpy as np
+>>> from conformance.behaviour import Behaviour
+>>> from conformance.compare import Verdict
+>>> from conformance.model import Case, CaseTags, Outcome
+>>> case = Case("onnx.Gather-13", np.zeros((2, 0)), np.array([5]), {"axis": 0}, CaseTags("oob-above", "int64", "float"))
+>>> condition(case, Verdict(False, "value instead of error", Behaviour.UNCHECKED), Outcome.returned(np.zeros(0)), None)
+('empty output',)
+>>> family("onnx.Gather-13"), family("torch.gather")
+('onnx.Gather', 'torch.gather')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from conformance.arrays import dtype_family, dtype_name
+from conformance.behaviour import Behaviour
+from conformance.compare import DTYPE_REJECTED, NAN_PAYLOAD, UNDOCUMENTED_DTYPE, Verdict
+from conformance.findings import Signature
+from conformance.model import Case, ErrorClass, OpKey, OracleInfo, Outcome
+from conformance.strategies import POLICY_REGIMES
+
+STRUCTURAL_FLAGS = ("0-d", "batch_dims>0")
+"""Case flags that enter a condition where the regime alone does not decide."""
+
+PRECONDITION_RULES: tuple[tuple[str, str], ...] = (
+    ("dimensions of params", "batch mismatch"),
+    ("dimensions of data", "batch mismatch"),
+    ("batch_dims", "batch_dims out of range"),
+    ("must equal indices.ndim", "rank mismatch"),
+    ("same rank", "rank mismatch"),
+    ("indices must have rank", "0-d indices"),
+    ("rank >= 1", "0-d input"),
+    ("must not exceed", "index larger than input"),
+    ("not broadcastable", "not broadcastable"),
+    ("must equal input.shape", "shapes differ"),
+    ("indices.shape[-1]", "index tuple length"),
+    ("must be 1-d", "index rank"),
+    ("0-d or 1-d", "index rank"),
+    ("is out of range for a rank", "axis out of range"),
+    ("must be an int", "attribute type"),
+)
+"""The rule a precondition error of the reference names (first match of a
+fragment of its message), as a short condition."""
+
+_POLICY_WORDS = frozenset({Behaviour.WRAPS, Behaviour.CLAMPS, Behaviour.CLAMPS_RAW, Behaviour.ZERO_FILLS, Behaviour.FILLS, Behaviour.AMBIGUOUS, Behaviour.GARBAGE})
+
+
+def family(op: str) -> str:
+    """The op family of a catalog key: ONNX opsets merged."""
+    return OpKey.parse(op).family
+
+
+def precondition_rule(message: str) -> str:
+    """The rule a reference precondition error names.
+
+    >>> precondition_rule("torch.gather: data and indices must have the same rank, got 2 and 1")
+    'rank mismatch'
+    """
+    text = message.lower()
+    return next((rule for needle, rule in PRECONDITION_RULES if needle in text), "precondition")
+
+
+def _dtype_word(name: str) -> str:
+    """A dtype as a condition: complex (both widths) as one, others by name."""
+    return "complex" if dtype_family(name) == "complex" else name
+
+
+def rejected_dtype(case: Case, got: Outcome) -> str:
+    """Which of the case's dtypes a ``dtype rejected`` error blames: the index
+    dtype when the message names it (and not the data's), else the data dtype.
+
+    >>> from conformance.model import Kind
+    >>> rejected_dtype(Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {}), Outcome(Kind.ERROR, message="no kernel for complex64"))
+    'data:complex'
+    """
+    data, index = dtype_name(np.asarray(case.data).dtype), np.asarray(case.indices).dtype.name
+    text = (got.message or "").lower()
+    if index in text and data not in text:
+        return f"index:{index}"
+    return f"data:{_dtype_word(data)}"
+
+
+def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | None) -> tuple[str, ...]:
+    """The condition of a discrepancy (the rule in the module docstring)."""
+    tags = case.tags
+    assert tags is not None, "campaign cases are always tagged"
+    outcome = verdict.outcome
+    if outcome == "protocol error":  # the oracle broke its contract: one fault, whatever the input
+        return ()
+    if outcome == DTYPE_REJECTED:
+        return (rejected_dtype(case, got),)
+    if outcome == UNDOCUMENTED_DTYPE:
+        return ("undocumented dtype",)
+    if outcome == NAN_PAYLOAD:
+        return (f"data:{dtype_name(np.asarray(case.data).dtype)}",)
+    if verdict.behaviour is Behaviour.UNCHECKED:
+        return ("empty output",)
+    broken_rule = reference is not None and reference.error_class in (ErrorClass.SHAPE_INVALID, ErrorClass.ATTRIBUTE_INVALID)
+    if broken_rule and (outcome == "value instead of error" or outcome.startswith("wrong error")):
+        assert reference is not None
+        return (f"precondition: {precondition_rule(reference.message or '')}",)
+    if tags.regime in POLICY_REGIMES and verdict.behaviour in _POLICY_WORDS:
+        return (tags.regime,)
+    if outcome.startswith("error instead of value") and "empty-data" in tags.flags:
+        return ("empty data",)
+    return (tags.regime, *(f for f in STRUCTURAL_FLAGS if f in tags.flags))
+
+
+def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, reference: Outcome | None) -> Signature:
+    """The root cause of one non-conforming judgement.
+
+    >>> from conformance.model import CaseTags
+    >>> case = Case("onnx.Gather-11", np.zeros(3), np.array([-1]), {"axis": 0}, CaseTags("negative", "int64", "float"))
+    >>> info = OracleInfo("ort", "onnxruntime", "1.31.1", "cpu", "session", ("onnx.Gather-11",))
+    >>> signature(case, info, Verdict(False, "wrong value", Behaviour.CLAMPS_RAW), Outcome.returned(np.zeros(1)), None).words()
+    'onnx.Gather on ort 1.31.1 (cpu, session): wrong value, observed policy clamps (raw), for negative'
+    """
+    cond = condition(case, verdict, got, reference)
+    in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
+    named = verdict.behaviour in _POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
+    about_indices = not (cond and cond[0].startswith(("precondition:", "data:"))) and verdict.outcome != "protocol error"
+    policy = verdict.behaviour.value if in_regime and named and about_indices else ""
+    return Signature(family(case.op), info.name, info.version, info.device, info.mode, verdict.outcome, policy, cond)
+
+
+def variant(case: Case) -> Mapping[str, str]:
+    """What a finding merges, for one example: its op key, regime and dtypes.
+
+    >>> from conformance.model import CaseTags
+    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, CaseTags("oob-above", "int64", "float"))))
+    {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64'}
+    """
+    regime = case.tags.regime if case.tags else ""
+    return {"op": case.op, "regime": regime, "data dtype": dtype_name(np.asarray(case.data).dtype), "index dtype": np.asarray(case.indices).dtype.name}
