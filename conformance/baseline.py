@@ -1,28 +1,29 @@
-"""The baseline: accepted discrepancies, reviewed like code (``conformance/baseline.json``).
+"""The baseline: accepted root causes, reviewed like code, each with the
+reproducers that show it (``conformance/baseline.json``, format 2).
 
-Each entry names a behaviour by signature fields, each an exact string or an
-``fnmatch`` pattern (``"torch.*"``, ``"*"``), plus ``tags``: a finding matches
-when every entry tag (a pattern too) matches one of its tags (a subset
-test). ``versions`` is a PEP 440 specifier set on the oracle's version
-(``">=2.13,<2.14"``; pre-releases and nightlies such as ``0.10.3.dev20260101``
-are compared as PEP 440 says). Every entry has a ``note`` (what the behaviour
-is), ``at_fault`` (framework, spec or docs) and a ``link``. The file carries
-a ``format`` version and is validated (:func:`validate`) before use: an entry
-that names nothing (``{}`` would match everything) or an invalid specifier is
-an error, never a silent pass.
+Each entry names one root cause (:mod:`conformance.rootcause`) by its fields,
+each an exact string or an ``fnmatch`` pattern (``"torch.*"``): op family,
+oracle, device, mode, outcome, observed policy and ``condition`` (matched
+element by element). ``versions`` is a PEP 440 specifier set on the oracle's
+version (``">=2.13,<2.14"``; pre-releases and nightlies such as
+``0.10.3.dev20260101`` compare as PEP 440 says). Every entry has a ``note``
+(what the behaviour is), ``at_fault`` (framework, spec or docs), a ``link``
+and its ``reproducers``: exact cases (``Case.to_json()``: op key, data,
+indices, attributes) that :mod:`conformance.replay` runs on the installed
+frameworks, so the gate notices a fix upstream or a changed behaviour
+without depending on what a random campaign happens to draw. The file
+carries a ``format`` version and is validated (:func:`validate`) before use:
+an entry that names nothing, an invalid specifier or a reproducer that is
+not a case is an error, never a silent pass.
 
 :func:`check` returns the problems without touching the run: a finding no
-entry matches (new behaviour), and an entry that matches no finding although
-its oracle ran at a version in range and its op was in the campaign (fixed
-upstream, or the suite lost its power). :func:`statuses` says, per finding,
-which entry (if any) accepts it.
+entry matches (a new root cause), and each replayed entry that is fixed or
+changed. :func:`accepting` says which entry (if any) accepts a finding.
 
->>> entry = Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", tags=("0-d",), versions=">=2,<3", note="n", link="l")
->>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("in-range", "0-d"))
->>> entry.matches(sig)
-True
->>> Entry(op="numpy.take", versions="<2").matches(sig)
-False
+>>> entry = Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", condition=("precondition: 0-d input",), versions=">=2,<3")
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input",))
+>>> entry.matches(sig), Entry(op="numpy.take", versions="<2").matches(sig)
+(True, False)
 """
 
 from __future__ import annotations
@@ -37,10 +38,9 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from conformance.findings import Finding, RunResult, Signature
-from conformance.model import OpKey
 
 DEFAULT_PATH = Path(__file__).with_name("baseline.json")
-BASELINE_FORMAT = 1
+BASELINE_FORMAT = 2
 """Version of the baseline file layout (its ``"format"`` key)."""
 SIGNATURE_FIELDS = ("op", "oracle", "device", "mode", "outcome", "policy")
 AT_FAULT = ("framework", "spec", "docs")
@@ -68,7 +68,7 @@ def in_range(version: str, spec: str) -> bool:
 
 @dataclass(frozen=True)
 class Entry:
-    """One accepted discrepancy (see the module docstring)."""
+    """One accepted root cause (see the module docstring)."""
 
     op: str = "*"
     oracle: str = "*"
@@ -76,30 +76,36 @@ class Entry:
     mode: str = "*"
     outcome: str = "*"
     policy: str = "*"
-    tags: tuple[str, ...] = ()
+    condition: tuple[str, ...] = ()
     versions: str = ""
     note: str = ""
     link: str = ""
     at_fault: str = ""
+    reproducers: tuple[dict[str, Any], ...] = ()
 
     def matches(self, sig: Signature) -> bool:
-        """Whether ``sig`` is this behaviour (at a version in range)."""
+        """Whether ``sig`` is this root cause (at a version in range)."""
         if not all(fnmatchcase(getattr(sig, f), getattr(self, f)) for f in SIGNATURE_FIELDS):
             return False
-        if not all(any(fnmatchcase(t, want) for t in sig.tags) for want in self.tags):
+        if len(self.condition) != len(sig.tags) or not all(fnmatchcase(t, want) for t, want in zip(sig.tags, self.condition)):
             return False
         return in_range(sig.version, self.versions)
 
     def describe(self) -> str:
-        tags = f" tags {list(self.tags)}" if self.tags else ""
-        return f"{self.op} on {self.oracle} {self.versions or '(any version)'}: {self.outcome}, policy {self.policy}{tags}"
+        pol = f", policy {self.policy}" if self.policy else ""
+        return f"{self.op} on {self.oracle} {self.versions or '(any version)'}: {self.outcome}{pol}, for {', '.join(self.condition) or 'any input'}"
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "tags": list(self.tags)}
+        return {**asdict(self), "condition": list(self.condition), "reproducers": list(self.reproducers)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Entry:
+        return cls(**{**d, "condition": tuple(d.get("condition", ())), "reproducers": tuple(d.get("reproducers", ()))})
 
 
-REQUIRED = ("op", "oracle", "outcome", "versions", "note", "at_fault", "link")
+REQUIRED = ("op", "oracle", "outcome", "versions", "note", "at_fault", "link", "reproducers")
 KNOWN = tuple(f.name for f in fields(Entry))
+CASE_KEYS = ("op", "data", "indices", "attrs")
 
 
 def entry_problems(d: Any) -> list[str]:
@@ -114,9 +120,12 @@ def entry_problems(d: Any) -> list[str]:
         return [f"an entry must be an object, got {type(d).__name__}"]
     problems = [f"missing {k}" for k in REQUIRED if k not in d]
     problems += [f"unknown key {k!r} (known: {', '.join(KNOWN)})" for k in d if k not in KNOWN]
-    problems += [f"{k} must be a string" for k in KNOWN if k != "tags" and k in d and not isinstance(d[k], str)]
-    if not isinstance(d.get("tags", []), list) or not all(isinstance(t, str) for t in d.get("tags", [])):
-        problems.append("tags must be a list of strings")
+    problems += [f"{k} must be a string" for k in KNOWN if k not in ("condition", "reproducers") and k in d and not isinstance(d[k], str)]
+    if not isinstance(d.get("condition", []), list) or not all(isinstance(t, str) for t in d.get("condition", [])):
+        problems.append("condition must be a list of strings")
+    reproducers = d.get("reproducers", [])
+    if not isinstance(reproducers, list) or not all(isinstance(c, dict) and all(k in c for k in CASE_KEYS) for c in reproducers):
+        problems.append(f"reproducers must be a list of cases (objects with {', '.join(CASE_KEYS)})")
     if any(d.get(k) in ("", "*") for k in ("op", "oracle", "outcome")):
         problems.append("op, oracle and outcome must name something (an entry matching everything hides every finding)")
     if isinstance(d.get("versions"), str):
@@ -161,23 +170,7 @@ def load(path: str | Path | None = None) -> list[Entry]:
     problems = validate(data, str(path))
     if problems:
         raise BaselineError("; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
-    return [Entry(**{**e, "tags": tuple(e.get("tags", ()))}) for e in data["entries"]]
-
-
-def could_see(entry: Entry, result: RunResult) -> bool:
-    """Whether the campaign could have seen ``entry``: an oracle it names ran
-    at a version in range, on an op it names that the campaign covered."""
-    oracles = result.facts.get("oracles", {})
-    ops = result.budget.get("ops")
-    for name, info in oracles.items():
-        if not (fnmatchcase(name, entry.oracle) and in_range(info["version"], entry.versions)):
-            continue
-        if not (fnmatchcase(info.get("device", ""), entry.device) and fnmatchcase(info.get("mode", ""), entry.mode)):
-            continue
-        covered = [k for k in info.get("ops", ()) if ops is None or k in ops or OpKey.parse(k).family in ops]
-        if any(fnmatchcase(k, entry.op) for k in covered):
-            return True
-    return False
+    return [Entry.from_json(e) for e in data["entries"]]
 
 
 def accepting(finding: Finding, entries: list[Entry]) -> Entry | None:
@@ -198,32 +191,33 @@ def annotated(result: RunResult, entries: list[Entry]) -> RunResult:
 
 def check(result: RunResult, entries: list[Entry]) -> list[str]:
     """Problems, one line each: ``new: ...`` per finding no entry accepts,
-    ``vanished: ...`` per entry no finding matches although it could have,
-    ``harness error: ...`` per error in the suite itself, and ``nothing
-    tested`` when no oracle ran a single case. ``result`` is not changed."""
+    ``fixed upstream: ...`` and ``changed: ...`` per replayed entry
+    (``result.replay``), ``harness error: ...`` per error in the suite itself,
+    and ``nothing tested`` when no oracle ran a single case. ``result`` is not changed."""
     problems = [f"new: {f.signature.words()}" for f in result.findings if accepting(f, entries) is None]
-    for e in entries:
-        if could_see(e, result) and not any(e.matches(f.signature) for f in result.findings):
-            problems.append(f"vanished: {e.describe()} ({e.note[:80]})")
+    for r in result.replay:
+        if r["status"] == "fixed":
+            problems.append(f"fixed upstream: {r['entry']}: {r['detail']} (update or remove the baseline entry)")
+        elif r["status"] == "changed":
+            problems.append(f"changed: {r['entry']}: {r['detail']}")
     problems += [f"harness error in {h.stage}: {h.error}" for h in result.harness_errors]
     if not sum(result.cases.values()):
         problems.append("nothing tested: no oracle ran a single case")
     return problems
 
 
-# -- seeding a baseline from a campaign -------------------------------------------
+# -- drafting entries for review -----------------------------------------------------
 
 _NOTES: tuple[tuple[str, str, str], ...] = (
-    # (outcome/policy pattern, what it is, who is at fault)
-    ("value instead of error|wraps", "accepts an index the documented policy rejects and wraps it (Python-style)", "docs"),
+    # (outcome|policy pattern, what it is, who is at fault)
+    ("value instead of error|wraps", "accepts an index the documented policy rejects and wraps it", "docs"),
     ("value instead of error|clamps*", "accepts an out-of-range index and clamps it instead of raising", "framework"),
-    ("value instead of error|zero-fills", "reads an out-of-range index as 0 instead of raising", "framework"),
-    ("value instead of error|garbage", "returns a value no index policy explains where the docs say it raises", "framework"),
-    ("value instead of error|", "accepts shapes/attributes the documented preconditions reject", "docs"),
-    ("error instead of value (dtype unsupported)|*", "rejects a dtype the catalog (from the docs) lists as supported", "docs"),
-    ("wrong error (dtype unsupported)|*", "reports an unsupported dtype before the precondition the reference checks", "spec"),
-    ("error instead of value*|*", "raises where the documented semantics give a value (edge case: 0-d or empty)", "framework"),
-    ("wrong shape|*", "returns a result of another shape than the documented semantics", "framework"),
+    ("value instead of error|*fills", "fills where the docs say it raises", "framework"),
+    ("value instead of error|", "accepts what the documented preconditions reject", "docs"),
+    ("dtype rejected|*", "rejects a dtype the docs list as supported", "framework"),
+    ("spec silent|*", "does this where the docs are silent", "spec"),
+    ("error instead of value*|*", "raises where the documented semantics give a value", "framework"),
+    ("internal error|*", "fails with an internal error", "framework"),
     ("*", "differs from the documented semantics", "framework"),
 )
 
@@ -233,38 +227,32 @@ def _note(outcome: str, policy: str) -> tuple[str, str]:
     return next((n, f) for pattern, n, f in _NOTES if fnmatchcase(key, pattern))
 
 
-def seed_entries(result: RunResult, link: str = "") -> list[dict[str, Any]]:
-    """Baseline entries (JSON-able) that accept every finding of ``result``:
-    one per (op with ONNX opsets folded into ``-*``, oracle, outcome, policy),
-    its tags the ones all its findings share, the versions pinned to the
-    release series seen, and a drafted note to be reviewed.
+def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
+    """Baseline entries (JSON-able) for ``findings``, one per root cause, for a
+    person to review: the exact identity, versions pinned to the release
+    series seen, the finding's minimal case as reproducer, the op's doc as
+    link and a note that starts with ``TODO`` (the drafted guess of what it
+    is and who is at fault).
 
-    >>> from conformance.findings import Finding, Case
     >>> import numpy as np
-    >>> from conformance.model import Outcome
-    >>> sig = Signature("onnx.Gather-13", "onnxruntime", "1.31.1", "cpu", "session", "wrong shape", "", ("in-range", "0-d"))
-    >>> f = Finding(sig, Case("onnx.Gather-13", np.zeros(1), np.zeros(1, np.int64), {}), Outcome.returned(np.zeros(1)), {})
-    >>> r = RunResult({}, 0, {}, {}, 0.0, {}, [f])
-    >>> e = seed_entries(r)[0]
-    >>> e["op"], e["tags"], e["versions"]
-    ('onnx.Gather-*', ['0-d', 'in-range'], '>=1.31,<1.32')
+    >>> from conformance.model import Case, Outcome
+    >>> sig = Signature("onnx.Gather", "onnxruntime", "1.31.1", "cpu", "session", "wrong shape", "", ("in-range", "0-d"))
+    >>> f = Finding(sig, Case("onnx.Gather-13", np.zeros(1), np.zeros(1, np.int64), {"axis": 0}), Outcome.returned(np.zeros(1)), {})
+    >>> e = draft_entries([f])[0]
+    >>> e["op"], e["condition"], e["versions"], e["note"][:5], len(e["reproducers"])
+    ('onnx.Gather', ['in-range', '0-d'], '>=1.31,<1.32', 'TODO:', 1)
     """
-    groups: dict[tuple[str, ...], list[Signature]] = {}
-    for f in result.findings:
-        s = f.signature
-        key = OpKey.parse(s.op)
-        op = f"{key.family}-*" if key.opset is not None else str(key)
-        groups.setdefault((op, s.oracle, s.device, s.mode, s.outcome, s.policy), []).append(s)
+    from conformance.catalog import spec
+
     entries = []
-    for (op, oracle, device, mode, outcome, policy), sigs in groups.items():
-        shared = sorted(set.intersection(*(set(s.tags) for s in sigs)))
-        major_minor = (Version(sigs[0].version).release + (0,))[:2]
-        nxt = (major_minor[0], major_minor[1] + 1)
-        note, fault = _note(outcome, policy)
+    for f in findings:
+        s = f.signature
+        release = (Version(s.version).release + (0,))[:2] if s.version else (0, 0)
+        note, fault = _note(s.outcome, s.policy)
         entries.append({
-            "op": op, "oracle": oracle, "device": device, "mode": mode, "outcome": outcome, "policy": policy,
-            "tags": shared, "versions": f">={major_minor[0]}.{major_minor[1]},<{nxt[0]}.{nxt[1]}",
-            "note": f"{note} (seen: {'; '.join(sorted({', '.join(s.tags) for s in sigs}))[:200]}). Drafted from the seed campaign; review.",
-            "at_fault": fault, "link": link,
+            "op": s.op, "oracle": s.oracle, "device": s.device, "mode": s.mode, "outcome": s.outcome, "policy": s.policy,
+            "condition": list(s.tags), "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
+            "note": f"TODO: review. {s.oracle} {note} ({s.words()})", "at_fault": fault, "link": spec(f.case.op).doc,
+            "reproducers": [f.case.to_json()],
         })  # fmt: skip
     return entries

@@ -29,6 +29,7 @@ from conformance.execution.environment import describe, run_facts
 from conformance.findings import ResultsFileError, RunResult
 from conformance.junit import junit_xml
 from conformance.model import OracleInfo
+from conformance.replay import replay
 from conformance.selection import (
     GATE_FAILS,
     OK,
@@ -110,8 +111,9 @@ def _load_oracles(plan: CampaignPlan) -> list[OracleLike]:
         return [cast(OracleLike, o) for o in started]
 
 
-def campaign(plan: CampaignPlan, stop: threading.Event) -> RunResult:
-    """Run the planned campaign into ``plan.out`` with a progress display."""
+def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] | None = None) -> RunResult:
+    """Run the planned campaign into ``plan.out`` with a progress display;
+    with baseline ``entries``, their reproducers are replayed first (the gate)."""
     started = time.monotonic()
     if plan.missing:
         print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
@@ -120,7 +122,9 @@ def campaign(plan: CampaignPlan, stop: threading.Event) -> RunResult:
     progress = progress_for(sys.stderr, plan.settings.budget_s)
     oracles = _load_oracles(plan)
     try:
-        return run_campaign(oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started)
+        replayed = [r.to_json() for r in replay(entries, oracles)] if entries else []
+        result = run_campaign(oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started)
+        return replace(result, replay=replayed)
     finally:
         progress.close()
         close_all(oracles)
@@ -164,8 +168,8 @@ def run(plan: CampaignPlan, *, stop: threading.Event) -> int:
 
 def check(plan: CampaignPlan, *, stop: threading.Event, baseline: Path | None, junit: Path | None) -> int:
     """``check``: the campaign, then the gate: 1 on any problem."""
-    _entries(baseline)  # a bad baseline fails before any work
-    _, problems = _finish(campaign(plan, stop), baseline, plan.out, junit)
+    entries = _entries(baseline)  # a bad baseline fails before any work
+    _, problems = _finish(campaign(plan, stop, entries), baseline, plan.out, junit)
     return _verdict(problems)
 
 
@@ -229,5 +233,6 @@ def baseline_action(action: str, file: Path | None) -> int:
     result = load_results(file)
     entries = bl.load()
     new = [f for f in result.findings if bl.accepting(f, entries) is None]
-    print(json.dumps(bl.seed_entries(replace(result, findings=new)), indent=1))
+    print(json.dumps({"format": bl.BASELINE_FORMAT, "entries": bl.draft_entries(new)}, indent=1))
+    print(f"{len(new)} entries drafted for the new findings of {file}: review each TODO note before merging", file=sys.stderr)
     return OK

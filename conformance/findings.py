@@ -184,6 +184,7 @@ class RunResult:
     harness_errors: list[HarnessError] = field(default_factory=list)
     status: str = "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
     dtype_support: list[dict[str, Any]] = field(default_factory=list)  # conformance.dtypes.DtypeSupport.to_json()
+    replay: list[dict[str, Any]] = field(default_factory=list)  # the baseline's reproducers replayed (conformance.replay.Replayed.to_json)
 
     def to_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("findings", "matrix", "harness_errors")}

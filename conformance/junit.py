@@ -1,6 +1,6 @@
 """JUnit XML for CI systems: one test case per finding (a new one fails) and
-one per baseline entry (a vanished one fails, one for an oracle or version
-not run here is skipped).
+one per baseline entry (its reproducers replayed: fixed upstream or changed
+fails; one for an oracle or version not here is skipped).
 
 >>> from conformance.findings import RunResult
 >>> xml = junit_xml(RunResult({}, 0, {}, {}, 1.0, {}, []), [], [])
@@ -13,7 +13,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from conformance.baseline import Entry, accepting, could_see
+from conformance.baseline import Entry, accepting
 from conformance.findings import RunResult
 
 
@@ -26,13 +26,15 @@ def junit_xml(result: RunResult, entries: Sequence[Entry], problems: Sequence[st
         if accepting(f, list(entries)) is None:
             ET.SubElement(case, "failure", message="new behaviour, not in the baseline").text = f.signature.key()
             failures += 1
+    replayed = {r["entry"]: r for r in result.replay}
     for n, e in enumerate(entries, start=1):
         case = ET.SubElement(suite, "testcase", classname="baseline", name=f"entry {n}: {e.describe()}")
-        if not could_see(e, result):
-            ET.SubElement(case, "skipped", message="its oracle, version or op was not in this run")
+        r = replayed.get(e.describe(), {"status": "skipped", "detail": "not replayed in this run"})
+        if r["status"] == "skipped":
+            ET.SubElement(case, "skipped", message=r["detail"])
             skipped += 1
-        elif not any(e.matches(f.signature) for f in result.findings):
-            ET.SubElement(case, "failure", message="vanished: fixed upstream, or the suite lost its power").text = e.note
+        elif r["status"] in ("fixed", "changed"):
+            ET.SubElement(case, "failure", message=f"{r['status']}: {r['detail']}").text = e.note
             failures += 1
     for p in problems:
         if p.startswith(("harness error", "nothing tested")):
