@@ -182,9 +182,14 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
     ('oob-above', 'empty')
     >>> index_regime(np.array(2**64 - 1, np.uint64), 3), index_regime(np.array(1, np.uint64), 3)   # 0-d uint64
     ('extreme', 'in-range')
+    >>> index_regime(np.array([True]), 3)
+    'non-integer'
+    
     """
     if indices.size == 0:
         return "empty"
+    if indices.dtype.kind not in "iu":
+        return "non-integer"  # bool or float indices: bad input, whatever the values
     sizes = np.broadcast_to(np.asarray(sizes), indices.shape)
     info = np.iinfo(indices.dtype)
     wide = indices.astype(object) if indices.dtype == np.uint64 else indices.astype(np.int64)
