@@ -8,8 +8,8 @@ checks its shape preconditions and returns its reshape :class:`~conformance.plan
 
 >>> spec("onnx.Gather", opset=11).policy.name
 'error'
->>> spec("onnx.Gather", opset=1).policy.name       # Gather-1 has no negative indices
-'error-nonnegative'
+>>> spec("onnx.Gather", opset=1).policy.name, sorted(spec("onnx.Gather", opset=1).unspecified)  # silent on negatives
+('error-nonnegative', ['negative'])
 >>> spec("numpy.take").policy_for({"mode": "clip"}).name
 'clip'
 >>> spec("torch.gather").bind({})
@@ -71,6 +71,10 @@ class OpSpec:
     mode_attr: str | None = None
     mode_policies: Mapping[Any, IndexPolicy] = field(default_factory=dict)
     opset: int | None = None
+    unspecified: frozenset[str] = frozenset()
+    """Index regimes (:data:`~conformance.strategies.REGIMES`) where the docs are
+    silent (``policy: unspecified``): whatever the framework does there is
+    recorded as "spec silent", never judged a violation."""
 
     @property
     def framework(self) -> str:
@@ -137,7 +141,8 @@ JAX_ALONG_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_TH
 """jnp.take_along_axis wraps negatives once in every mode it has, then fills or clamps (-1 -> size - 1)."""
 JAX_ATTRS = (Attr("mode", None, '"fill" (None), "clip" or "wrap"'), Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"))
 JAX_NOTE = ("jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) "
-            "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
+            "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); as numpy.take, any index into an empty axis raises IndexError "
+            "in every mode (the docstring is silent; the code says 'Cannot do a non-empty jnp.take() from an empty axis'); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
             "though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; \"wrap\" (not in the docstring) is numpy.take's modulo")  # fmt: skip
 JAX_ALONG_NOTE = ("jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; wrap_negative_indices: 'If unset, defaults to a legacy behavior "
                   "(wrapping unless the indexing mode is 'promise_in_bounds')': in \"fill\" and \"clip\" a negative index wraps once, then fills or clamps (-1 -> size - 1)")  # fmt: skip
@@ -145,19 +150,45 @@ JAX_ALONG_NOTE = ("jnp.take_along_axis: 'The default mode=\"fill\" returns inval
 _gather1 = OpSpec(
     "onnx.Gather", EqClass.BLOCK, ONNX_DOC.format("Gather"), (AXIS0,), gather_block("onnx.Gather"), NONNEGATIVE,
     ONNX_DTYPES, ONNX_IDX, "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices came with opset 11)", opset=1,
+    unspecified=frozenset({"negative"}),
 )  # fmt: skip
-_gather11 = replace(_gather1, policy=ONNX, opset=11, policy_note="Gather-11: 'within bounds [-s, s-1] ... It is an error if any of the index values are out of bounds'")
+_gather11 = replace(_gather1, policy=ONNX, opset=11, unspecified=frozenset(), policy_note="Gather-11: 'within bounds [-s, s-1] ... It is an error if any of the index values are out of bounds'")
 _ge11 = OpSpec(
     "onnx.GatherElements", EqClass.ELEMENT, ONNX_DOC.format("GatherElements"), (AXIS0,),
     elements("onnx.GatherElements", "axis", "window"), ONNX, ONNX_DTYPES, ONNX_IDX,
     "'within bounds [-s, s-1] ... an error if any of the index values are out of bounds'; output shape = indices shape, "
-    "so indices may be smaller than data in the other dimensions (never larger)", opset=11,
+    "so indices may be smaller than data in the other dimensions; never larger, as the equations "
+    "out[i][j] = input[index[i][j]][j] read input[.][j] and 'It is similar to Torch's gather operation', which states the rule "
+    "(onnxruntime enforces it even for empty indices)", opset=11,
 )  # fmt: skip
 _gnd11 = OpSpec(
     "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), gather_nd("onnx.GatherND"), ONNX,
     ONNX_DTYPES, ("int64",), "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'", opset=11,
 )  # fmt: skip
 _gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), opset=12)
+
+TNP_DOC = "https://www.tensorflow.org/api_docs/python/tf/experimental/numpy/{}"
+TNP_TAKE_MODES = {"clip": CLIP, "wrap": MODULO, "raise": ONNX}
+"""tf.experimental.numpy.take: 'default mode is clip'; the modes are numpy.take's ("clip" clamps the raw value: -1 -> 0)."""
+TNP_TAKE_NOTE = ("'TensorFlow variant of NumPy's take ... out argument is not supported, and default mode is clip. See the NumPy documentation for numpy.take': "
+                 "numpy.take's modes ('raise' raises, 'wrap' wraps around, 'clip' clips to the range and so disables negative indices), clip by default; "
+                 "index dtypes as NumPy's (any integer). Not as documented: mode='raise' is refused for every input (ValueError \"The 'raise' mode to take is not supported\"), "
+                 "and only int32/int64 indices are accepted (InvalidArgumentError from the Shape op's out_type)")  # fmt: skip
+TNP_ALONG_NOTE = ("'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy indexing, negatives wrap once, "
+                  "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
+                  "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted")  # fmt: skip
+TORCH_INDEXING_NOTE = ("x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
+                       "Python's indexing and slicing notation'; the docs state no more, and torch follows NumPy's integer-array indexing: negatives wrap once, "
+                       "out of range raises IndexError; index tensors 'must be long, int, byte or bool' and byte/bool are masks, so int32 and int64; "
+                       "an index tuple of length 0 is data[()], data itself")  # fmt: skip
+JAX_INDEXING_NOTE = ("x[i0, i1, ...] in JAX (as data[tuple(jnp.moveaxis(indices, -1, 0))]): NumPy's indexing, negatives wrap once; then, per 'Out-of-bounds indexing', "
+                     "'when the operation is an array index retrieval (e.g. NumPy indexing or gather-like primitives) the index is clamped to the bounds of the array since "
+                     "something must be returned'; an index tuple of length 0 is data[()], data itself")  # fmt: skip
+LAX_GATHER_NOTE = ("lax.gather with the GatherDimensionNumbers of x[i0, ..., ik-1] (offset_dims the trailing data dims, collapsed_slice_dims = start_index_map = (0..k-1), "
+                   "slice_sizes (1,)*k + data.shape[k:]) in its default mode=None: the docstring names 'clip', 'fill'/'drop' and 'promise_in_bounds' "
+                   "('implementation-defined') but not what None means (the code maps it to PROMISE_IN_BOUNDS, while GatherScatterMode.from_any(None) is FILL_OR_DROP); "
+                   "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, so the raw value clamps (-1 -> 0). "
+                   "indices.shape[-1] == 0 gathers whole slices, broadcast over the index dimensions (no data[()] special case)")  # fmt: skip
 
 CATALOG: tuple[OpSpec, ...] = (
     _gather1,
@@ -219,7 +250,7 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "jax.numpy.take", EqClass.BLOCK, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take.html",
-        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), gather_block("jax.numpy.take", none_flattens=True),
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), gather_block("jax.numpy.take", none_flattens=True, empty_axis_raises=True),
         WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
     ),
     OpSpec(
@@ -243,7 +274,36 @@ CATALOG: tuple[OpSpec, ...] = (
         gather_nd("webnn.gatherND", error=TypeError), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
         "as webnn.gather; no batch_dims; indices.shape[-1] in [1, rank(input)]",
     ),
+    OpSpec(
+        "tensorflow.experimental.numpy.take", EqClass.BLOCK, TNP_DOC.format("take"),
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "clip", '"clip" (default), "wrap" or "raise"')),
+        gather_block("tensorflow.experimental.numpy.take", none_flattens=True), CLIP, TF_DTYPES, INDEX_DTYPES, TNP_TAKE_NOTE,
+        mode_attr="mode", mode_policies=TNP_TAKE_MODES,
+    ),
+    OpSpec(
+        "tensorflow.experimental.numpy.take_along_axis", EqClass.ELEMENT, TNP_DOC.format("take_along_axis"),
+        (Attr("axis", REQUIRED, "None (flatten, 1-D indices) or int in [-r, r-1] (required)"),),
+        elements("tensorflow.experimental.numpy.take_along_axis", "axis", "broadcast", none_flattens=True), ONNX, TF_DTYPES, INDEX_DTYPES, TNP_ALONG_NOTE,
+    ),
+    OpSpec(
+        "torch.advanced_indexing", EqClass.ND, "https://docs.pytorch.org/docs/stable/tensors.html", (),
+        gather_nd("torch.advanced_indexing", empty_tuple="data"), ONNX, TORCH_DTYPES, ("int32", "int64"), TORCH_INDEXING_NOTE,
+    ),
+    OpSpec(
+        "jax.advanced_indexing", EqClass.ND, "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing", (),
+        gather_nd("jax.advanced_indexing", empty_tuple="data"), WRAP_THEN_CLAMP, JAX_DTYPES, INDEX_DTYPES, JAX_INDEXING_NOTE,
+    ),
+    OpSpec(
+        "jax.lax.gather", EqClass.ND, "https://docs.jax.dev/en/latest/_autosummary/jax.lax.gather.html", (),
+        gather_nd("jax.lax.gather", empty_tuple="slices"), CLIP, JAX_DTYPES, INDEX_DTYPES, LAX_GATHER_NOTE,
+    ),
 )  # fmt: skip
+
+TYPE_CONSTRAINED = frozenset({"onnx", "webnn"})
+"""Frameworks whose spec lists every allowed dtype normatively (type
+constraints): another dtype makes an invalid model, so accepting it is a
+finding. Elsewhere the listed dtypes are what the docs promise, and others
+may be accepted or rejected freely (recorded in the dtype-support table)."""
 
 SPEC_ONLY = ("webnn",)
 """Frameworks stated from their spec alone: no oracle runs them here (a consistency test holds every other op to an oracle)."""
@@ -257,7 +317,7 @@ def ops() -> list[str]:
     """Every op name in the catalog (ONNX ops once; see :func:`specs`).
 
     >>> "torch.take_along_dim" in ops(), len(ops())
-    (True, 17)
+    (True, 22)
     """
     return list(_BY_NAME)
 

@@ -105,7 +105,7 @@ class Oracle(ABC):
 
 _ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
     (ErrorClass.NEGATIVE_INDEX, ("negative",)),
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("from an empty ax", "out of bound", "out of range", "out-of-bound", "outofrange", "not in [", "invalid index", "index error")),
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("from an empty ax", "out of data bounds", "out of bound", "out of range", "out-of-bound", "outofrange", "not in [", "invalid index", "index error")),
     (ErrorClass.DTYPE_UNSUPPORTED, ("dtype", "data type", "not implemented for", "type mismatch", "unsupported type", "could not find an implementation")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "dim ", "batch_dims", "attribute", "mode")),
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "size mismatch", "broadcast")),

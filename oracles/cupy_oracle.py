@@ -67,16 +67,37 @@ class CupyOracle(FrameworkOracle):
         return reason
 
 
-def _build() -> list[Oracle]:
+def _device_count() -> tuple[int, str]:
+    """CUDA devices CuPy sees, and why none when there are none."""
     import cupy
 
     try:
-        devices = cupy.cuda.runtime.getDeviceCount()
-    except cupy.cuda.runtime.CUDARuntimeError:  # no driver: no device
-        devices = 0
-    return [CupyOracle(cupy)] if devices else []
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except cupy.cuda.runtime.CUDARuntimeError as exc:  # no driver: no device
+        return 0, f"CuPy {cupy.__version__} finds no CUDA driver or device ({exc})"
+    return count, "" if count else f"CuPy {cupy.__version__} sees no CUDA device"
+
+
+def _build() -> list[Oracle]:
+    import cupy
+
+    return [CupyOracle(cupy)] if _device_count()[0] else []
 
 
 def oracles_here() -> list[Oracle]:
     """The CuPy oracle when CuPy is installed and a CUDA device exists, else []."""
     return when_installed(("cupy",), _build)
+
+
+def unavailable_here() -> dict[str, str]:
+    """The oracles this module offers elsewhere but not here, each with the reason.
+
+    >>> unavailable_here()                               # doctest: +SKIP
+    {'cupy': 'cupy is not installed (it needs a CUDA machine: pip install cupy-cuda12x)'}
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("cupy") is None:
+        return {"cupy": "cupy is not installed (it needs a CUDA machine: pip install cupy-cuda12x)"}
+    count, why = _device_count()
+    return {} if count else {"cupy": why}

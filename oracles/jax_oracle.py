@@ -1,17 +1,34 @@
-"""JAX on the CPU: ``jax.numpy.take`` and ``jax.numpy.take_along_axis``
-(``axis`` incl. None, ``mode`` None/"fill"/"clip"/"wrap", ``fill_value``).
+"""JAX: ``jax.numpy.take`` and ``jax.numpy.take_along_axis`` (``axis`` incl.
+None, ``mode`` None/"fill"/"clip"/"wrap", ``fill_value``), indexing
+``x[i0, i1, ...]`` ("jax.advanced_indexing") and ``jax.lax.gather`` in its
+default mode (with the dimension numbers of that indexing, see
+:data:`LAX_GATHER_ND`), eager dispatch on the first CPU device, in two
+configurations:
 
-64-bit types are switched on (``jax_enable_x64``, process-wide) when the
-oracle is made, so int64/uint64/float64 inputs stay what they are. JAX has no
-string or object arrays. ``mode="raise"`` is JAX's own NotImplementedError
-(an outcome).
+* "jax": 64-bit types on (``jax_enable_x64``), so int64/uint64/float64 inputs
+  stay what they are;
+* "jax-default": JAX as most users run it, 64-bit types off: a 64-bit input is
+  canonicalized to 32 bits when it becomes a JAX array (silently: int64
+  ``2**40`` becomes ``0``). Nothing is cast here; that conversion is JAX's and
+  its result is the outcome.
+
+The setting is scoped, not process-wide: ``to_native`` and the call run
+inside ``with jax.enable_x64(X64)``, so both oracles can live in one process
+and each reproducer states its own configuration. "jax-gpu" runs the x64
+configuration on the first GPU where JAX has one (:func:`unavailable_here`
+says why not). JAX has no string or object arrays. ``mode="raise"`` is JAX's
+own NotImplementedError (an outcome).
 
 >>> import numpy as np
->>> (o,) = oracles_here()
->>> o.run_in_process("jax.numpy.take", np.arange(3.0), np.array([5, -1]), {}).value.tolist()
+>>> x64, default = oracles_here()
+>>> x64.run_in_process("jax.numpy.take", np.arange(3.0), np.array([5, -1]), {}).value.tolist()
 [nan, 2.0]
->>> o.run_in_process("jax.numpy.take", np.arange(3), np.array([1]), {}).value.dtype
+>>> x64.run_in_process("jax.numpy.take", np.arange(3), np.array([1]), {}).value.dtype
 dtype('int64')
+>>> default.run_in_process("jax.numpy.take", np.arange(3), np.array([1]), {}).value.dtype
+dtype('int32')
+>>> x64.run_in_process("jax.lax.gather", np.arange(6).reshape(2, 3), np.array([[-1], [5]]), {}).value.tolist()
+[[0, 1, 2], [3, 4, 5]]
 """
 
 from __future__ import annotations
@@ -19,57 +36,111 @@ from __future__ import annotations
 import numpy as np
 
 from conformance.model import ErrorClass, OracleInfo
-from conformance.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
-JAX_OPS = ("jax.numpy.take", "jax.numpy.take_along_axis")
+JAX_OPS = ("jax.numpy.take", "jax.numpy.take_along_axis", "jax.advanced_indexing", "jax.lax.gather")
 
 JAX_UNITS = (
     OpUnit("jax.numpy.take", "jnp.take(data, indices, **attrs)"),
     OpUnit("jax.numpy.take_along_axis", "jnp.take_along_axis(data, indices, **attrs)"),
+    OpUnit("jax.advanced_indexing", "data[tuple(jnp.moveaxis(indices, -1, 0))]"),  # GatherND as users write it
+    OpUnit("jax.lax.gather", "lax_gather_nd(data, indices)"),
 )
 
 JAX_PATTERNS: Patterns = (
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("is out of bounds for axis", "from an empty axis")),  # before "axis": x[0] of an empty axis
     (ErrorClass.ATTRIBUTE_INVALID, ("is out of bounds for array of dimension", "mode", "axis")),
     (ErrorClass.DTYPE_UNSUPPORTED, ("must be integer", "integer type", "dtype")),
-    (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "shape", "rank", "broadcast")),
+    (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "shape", "rank", "broadcast", "too many indices", "slice_sizes")),
 )
+
+LAX_GATHER_ND = '''
+
+def lax_gather_nd(data, indices):
+    """lax.gather as data[tuple(jnp.moveaxis(indices, -1, 0))] spelled out: the k index
+    columns address data's first k dimensions, which collapse; the rest come whole."""
+    k, q, r = indices.shape[-1], indices.ndim, data.ndim
+    dimension_numbers = jax.lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(q - 1, q - 1 + r - k)), collapsed_slice_dims=tuple(range(k)), start_index_map=tuple(range(k)))
+    return jax.lax.gather(data, indices, dimension_numbers, slice_sizes=(1,) * k + tuple(data.shape[k:]))
+'''
+"""Prelude text: ``jax.lax.gather`` with the dimension numbers of ``x[i0, ..., ik-1]``
+(``index_vector_dim`` the last, as the default), its mode left at the default."""
 
 JAX_PRELUDE = '''
 import jax
+import jax.numpy as jnp
 import numpy as np
-
-jax.config.update("jax_enable_x64", True)  # int64, uint64 and float64 stay what they are
-import jax.numpy as jnp  # noqa: E402
-
-DEVICE = jax.devices("cpu")[0]
 
 
 def to_native(a):
-    return jax.device_put(a, DEVICE)
+    """a on DEVICE as JAX makes it under X64 (with X64 off, JAX itself narrows 64-bit types to 32 bits)."""
+    with jax.enable_x64(X64):
+        return jax.device_put(a, DEVICE)
 
 
 def to_numpy(x, like):
     return np.asarray(x)
+''' + LAX_GATHER_ND
+
+JAX_SCOPED = '''
+def prepare(call, attrs):
+    """Eager dispatch, inside jax.enable_x64(X64) (False is JAX's default)."""
+    def run(data, indices):
+        with jax.enable_x64(X64):
+            return call(data, indices, attrs)
+    return run
 '''
 
 
 class JaxOracle(FrameworkOracle):
-    """jax.numpy, eager dispatch on the first CPU device."""
+    """JAX with 64-bit types on (``x64``) or as configured by default, on one device."""
 
     patterns = JAX_PATTERNS
 
-    def __init__(self) -> None:
+    def __init__(self, x64: bool = True, platform: str = "cpu") -> None:
         import jax
 
-        info = OracleInfo("jax", "jax", jax.__version__, "cpu", "eager", JAX_OPS)
-        super().__init__(info, JAX_PRELUDE, EAGER, JAX_UNITS)
+        name = "jax" + ("" if x64 else "-default") + ("" if platform == "cpu" else f"-{platform}")
+        mode = "eager" if x64 else "eager (x64 off)"
+        info = OracleInfo(name, "jax", jax.__version__, f"{platform}:0" if platform != "cpu" else "cpu", mode, JAX_OPS)
+        settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
+        super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         return "JAX has no string or object arrays" if a.dtype.kind in "USO" else None
 
 
+def _gpu_problem() -> str | None:
+    """Why JAX has no GPU here, or None when it has one."""
+    import jax
+
+    try:
+        return None if jax.devices("gpu") else "JAX sees no GPU"
+    except RuntimeError as exc:  # "Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present"
+        return f"JAX has no GPU backend here ({str(exc).splitlines()[0]})"
+
+
+def _build() -> list[Oracle]:
+    gpu = [JaxOracle(True, "gpu")] if _gpu_problem() is None else []
+    return [JaxOracle(True), JaxOracle(False), *gpu]
+
+
 def oracles_here() -> list[Oracle]:
-    """The JAX CPU oracle when JAX is installed (an installed JAX that fails to import raises)."""
-    return when_installed(("jax",), lambda: [JaxOracle()])
+    """"jax" (x64) and "jax-default" on the CPU, and "jax-gpu" where JAX has a GPU."""
+    return when_installed(("jax",), _build)
+
+
+def unavailable_here() -> dict[str, str]:
+    """The oracles this module offers elsewhere but not here, each with the reason.
+
+    >>> unavailable_here()                               # doctest: +SKIP
+    {'jax-gpu': "JAX has no GPU backend here (Unknown backend: 'gpu' requested, ...)"}
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("jax") is None:
+        return {"jax-gpu": "jax is not installed"}
+    problem = _gpu_problem()
+    return {"jax-gpu": problem} if problem else {}

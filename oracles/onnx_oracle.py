@@ -1,10 +1,15 @@
 """ONNX: single-node models of ``Gather`` (1, 11, 13), ``GatherElements``
-(11, 13) and ``GatherND`` (11, 12, 13), run by onnxruntime ("onnxruntime" on
-the CPU execution provider, "onnxruntime-<provider>" for each other compute
-provider installed) and by ``onnx.reference.ReferenceEvaluator``
-("onnx-reference").
+(11, 13) and ``GatherND`` (11, 12, 13), run by onnxruntime and by
+``onnx.reference.ReferenceEvaluator`` ("onnx-reference").
 
-One model serves every shape: its inputs have symbolic dimensions
+onnxruntime runs in the session modes of :data:`ORT_MODES` on the CPU
+execution provider: "onnxruntime" (every graph optimization, symbolic
+shapes), "onnxruntime-noopt" (``ORT_DISABLE_ALL``) and "onnxruntime-static"
+(every optimization, the case's own shapes fixed in the model); and in the
+default mode on each other compute provider installed
+("onnxruntime-<provider>"; :func:`unavailable_here` says why CUDA is not).
+
+By default one model serves every shape: its inputs have symbolic dimensions
 (``dim_param``) and only their element types and ranks are fixed. Its IR
 version is the lowest that carries the opset, which every onnxruntime reads.
 A dtype is unsupported when the op's ONNX schema (at that opset) has no type
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,6 +48,25 @@ ONNX_UNITS = tuple(OpUnit(op, "run_model(MODEL, data, indices)") for op in ONNX_
 
 NOT_COMPUTE_PROVIDERS = ("CPUExecutionProvider", "AzureExecutionProvider")
 """CPU gets the plain "onnxruntime" name; Azure runs remote endpoints, not kernels."""
+
+
+@dataclass(frozen=True)
+class OrtMode:
+    """One way of running a session: a name suffix, the mode's words, the
+    ``GraphOptimizationLevel`` and whether the model's input shapes are the case's own."""
+
+    suffix: str
+    words: str
+    optimization: str
+    static_shapes: bool
+
+
+ORT_MODES = (
+    OrtMode("", "session", "ORT_ENABLE_ALL", False),
+    OrtMode("noopt", "session (no optimizations)", "ORT_DISABLE_ALL", False),
+    OrtMode("static", "session (static shapes)", "ORT_ENABLE_ALL", True),
+)
+"""onnxruntime's execution modes on the CPU, each an oracle: "onnxruntime", "onnxruntime-noopt", "onnxruntime-static"."""
 
 ONNX_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds", "out of range", "must be within the inclusive range", "invalid index")),
@@ -68,6 +93,7 @@ def session(model):
     options = ort.SessionOptions()
     options.log_severity_level = 4
     options.intra_op_num_threads = 1
+    options.graph_optimization_level = getattr(ort.GraphOptimizationLevel, OPTIMIZATION)
     return ort.InferenceSession(model, options, providers=PROVIDERS)
 
 
@@ -170,8 +196,20 @@ def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
     return None
 
 
+Dims = tuple[int | str, ...]
+
+
+def _dims(shape: int | tuple[int, ...], prefix: str) -> Dims:
+    """A rank as symbolic dimensions (``d0, d1, ...``), or a shape as it is.
+
+    >>> _dims(2, "d"), _dims((3, 0), "d")
+    (('d0', 'd1'), (3, 0))
+    """
+    return tuple(f"{prefix}{i}" for i in range(shape)) if isinstance(shape, int) else tuple(shape)
+
+
 @functools.lru_cache(maxsize=256)
-def _model_bytes(op: str, data_type: int, index_type: int, data_rank: int, index_rank: int, attrs: tuple[tuple[str, Any], ...]) -> bytes:
+def _model_bytes(op: str, data_type: int, index_type: int, data_dims: Dims, index_dims: Dims, attrs: tuple[tuple[str, Any], ...]) -> bytes:
     from onnx import helper
 
     name, opset = node_and_opset(op)
@@ -179,8 +217,8 @@ def _model_bytes(op: str, data_type: int, index_type: int, data_rank: int, index
     graph = helper.make_graph(
         [node],
         f"{name.lower()}_{opset}",
-        [helper.make_tensor_value_info("data", data_type, [f"d{i}" for i in range(data_rank)]),
-         helper.make_tensor_value_info("indices", index_type, [f"i{i}" for i in range(index_rank)])],
+        [helper.make_tensor_value_info("data", data_type, list(data_dims)),
+         helper.make_tensor_value_info("indices", index_type, list(index_dims))],
         [helper.make_tensor_value_info("output", data_type, None)],
     )  # fmt: skip
     opsets = [helper.make_opsetid("", opset)]
@@ -189,19 +227,25 @@ def _model_bytes(op: str, data_type: int, index_type: int, data_rank: int, index
     return model.SerializeToString()
 
 
-def model_bytes(op: str, data_dtype: Any, index_dtype: Any, data_rank: int, index_rank: int, attrs: Mapping[str, Any]) -> bytes:
+def model_bytes(
+    op: str, data_dtype: Any, index_dtype: Any, data_shape: int | tuple[int, ...], index_shape: int | tuple[int, ...], attrs: Mapping[str, Any],
+) -> bytes:  # fmt: skip
     """The serialized single-node model for ``op`` (a catalog key such as
-    ``"onnx.Gather-13"``) with these element types and ranks and exactly
-    these attributes (ONNX's defaults apply to the others); every dimension
-    is symbolic. Its IR version is the lowest that carries the opset.
+    ``"onnx.Gather-13"``) with these element types and exactly these
+    attributes (ONNX's defaults apply to the others); a shape given as a rank
+    has symbolic dimensions, a tuple fixes them. Its IR version is the lowest
+    that carries the opset.
 
     >>> import onnx
     >>> m = onnx.load_from_string(model_bytes("onnx.GatherND-12", "float32", "int64", 3, 2, {"batch_dims": 1}))
     >>> m.ir_version, m.opset_import[0].version, m.graph.input[0].type.tensor_type.shape.dim[2].dim_param
     (7, 12, 'd2')
+    >>> onnx.load_from_string(model_bytes("onnx.Gather-13", "float32", "int64", (4, 3), (2,), {})).graph.input[0].type.tensor_type.shape.dim[0].dim_value
+    4
     """
     items = tuple(sorted(attrs.items()))
-    return _model_bytes(op, tensor_type(as_dtype(data_dtype)), tensor_type(as_dtype(index_dtype)), data_rank, index_rank, items)
+    data_dims, index_dims = _dims(data_shape, "d"), _dims(index_shape, "i")
+    return _model_bytes(op, tensor_type(as_dtype(data_dtype)), tensor_type(as_dtype(index_dtype)), data_dims, index_dims, items)
 
 
 class OnnxOracle(FrameworkOracle):
@@ -209,13 +253,16 @@ class OnnxOracle(FrameworkOracle):
 
     patterns = ONNX_PATTERNS
 
-    def __init__(self, info: OracleInfo, prelude: str) -> None:
+    def __init__(self, info: OracleInfo, prelude: str, static_shapes: bool = False) -> None:
         super().__init__(info, prelude, EAGER, ONNX_UNITS)
+        self.static_shapes = static_shapes
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         return schema_problem(op, arg, a.dtype)
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
+        if self.static_shapes:
+            return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.shape, indices.shape, attrs)}
         return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.ndim, indices.ndim, attrs)}
 
     def attachments(self, constants: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -223,21 +270,22 @@ class OnnxOracle(FrameworkOracle):
 
 
 class OrtOracle(OnnxOracle):
-    """onnxruntime with one execution provider (CPU as fallback for others).
+    """onnxruntime with one execution provider (CPU as fallback for others), in one of :data:`ORT_MODES`.
 
     >>> from conformance.arrays import BFLOAT16
     >>> OrtOracle().run_in_process("onnx.Gather-13", np.array([1.5, -0.0], BFLOAT16), np.array([1, 0]), {}).value.tolist()
     [-0.0, 1.5]
     """
 
-    def __init__(self, provider: str = "CPUExecutionProvider") -> None:
+    def __init__(self, provider: str = "CPUExecutionProvider", mode: OrtMode = ORT_MODES[0]) -> None:
         import onnxruntime as ort
 
         short = provider.removesuffix("ExecutionProvider").lower()
-        name = "onnxruntime" if provider == "CPUExecutionProvider" else f"onnxruntime-{short}"
+        name = "-".join(part for part in ("onnxruntime", "" if short == "cpu" else short, mode.suffix) if part)
         providers = [provider] if provider == "CPUExecutionProvider" else [provider, "CPUExecutionProvider"]
-        info = OracleInfo(name, "onnxruntime", ort.__version__, "cpu" if short == "cpu" else f"{short}:0", "session", ONNX_OPS)
-        super().__init__(info, ORT_PRELUDE + f"\nPROVIDERS = {providers!r}\n")
+        info = OracleInfo(name, "onnxruntime", ort.__version__, "cpu" if short == "cpu" else f"{short}:0", mode.words, ONNX_OPS)
+        settings = f"\nPROVIDERS = {providers!r}\nOPTIMIZATION = {mode.optimization!r}  # onnxruntime.GraphOptimizationLevel\n"
+        super().__init__(info, ORT_PRELUDE + settings, mode.static_shapes)
 
 
 class ReferenceOracle(OnnxOracle):
@@ -253,9 +301,27 @@ def _ort_oracles() -> list[Oracle]:
     import onnxruntime as ort
 
     others = [p for p in ort.get_available_providers() if p not in NOT_COMPUTE_PROVIDERS]
-    return [OrtOracle(p) for p in ["CPUExecutionProvider", *others]]
+    return [*(OrtOracle(mode=m) for m in ORT_MODES), *(OrtOracle(p) for p in others)]
 
 
 def oracles_here() -> list[Oracle]:
     """onnxruntime (CPU, plus any other compute provider) and the ONNX reference evaluator."""
     return when_installed(("onnxruntime", "onnx"), _ort_oracles) + when_installed(("onnx",), lambda: [ReferenceOracle()])
+
+
+def unavailable_here() -> dict[str, str]:
+    """The oracles this module offers elsewhere but not here, each with the reason.
+
+    >>> unavailable_here()                               # doctest: +SKIP
+    {'onnxruntime-cuda': 'onnxruntime 1.31.1 has no CUDAExecutionProvider here (providers: AzureExecutionProvider, CPUExecutionProvider)'}
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("onnxruntime") is None:
+        return {"onnxruntime-cuda": "onnxruntime is not installed"}
+    import onnxruntime as ort
+
+    providers = ort.get_available_providers()
+    if "CUDAExecutionProvider" in providers:
+        return {}
+    return {"onnxruntime-cuda": f"onnxruntime {ort.__version__} has no CUDAExecutionProvider here (providers: {', '.join(providers)})"}

@@ -1,7 +1,8 @@
 """TensorFlow: ``tf.gather`` (``axis``, ``batch_dims``) and ``tf.gather_nd``
-(``batch_dims``), eager ("tensorflow") and compiled by XLA
-("tensorflow-xla": the same call inside ``tf.function(jit_compile=True)``,
-one compiled function per op and attributes), on the CPU.
+(``batch_dims``) on the CPU: eager ("tensorflow"), as a graph
+("tensorflow-function": the same call inside ``tf.function(jit_compile=False)``)
+and compiled by XLA ("tensorflow-xla": ``tf.function(jit_compile=True)``), one
+function per op and attributes.
 
 Inputs become tensors of the same dtype via ``tf.constant`` (bfloat16 from
 ml_dtypes maps to ``tf.bfloat16``; NumPy unicode to ``tf.string`` as UTF-8).
@@ -9,13 +10,11 @@ String results come back as ``bytes``; they are decoded to the input's own
 NumPy dtype (``strings_like``, :data:`oracles._common.STRINGS_LIKE`). Object
 arrays are unsupported, and so are strings under XLA, which has no string type.
 
-``tf.experimental.numpy.take_along_axis`` is *not* offered as
-``numpy.take_along_axis``: out-of-range indices raise GatherV2's error
-(close), but ``axis=None`` fails on eager tensors unless NumPy behaviour is
-switched on process-wide, so it is not the same op.
+``tf.experimental.numpy`` has an oracle of its own
+(:mod:`oracles.tf_numpy_oracle`): its NumPy behaviour is switched on process-wide.
 
 >>> import numpy as np
->>> eager, xla = oracles_here()
+>>> eager, function, xla = oracles_here()
 >>> eager.run_in_process("tensorflow.gather", np.array(["a", "bé"]), np.array([1], np.int16), {}).value.tolist()
 ['bé']
 >>> eager.run_in_process("tensorflow.gather", np.arange(3.0), np.array([-1]), {}).error_class.name
@@ -40,7 +39,7 @@ TF_UNITS = (
 )
 
 TF_PATTERNS: Patterns = (
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("is not in [", "does not index into param shape")),
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("is not in [", "does not index into param shape", "but params is empty")),
     (ErrorClass.DTYPE_UNSUPPORTED, ("not in the list of allowed values", "not in list of allowed values",
                                     "no registered", "unsupported operations", "could not find device for node")),
     (ErrorClass.ATTRIBUTE_INVALID, ("batch_dims", "shape must be at least rank", "axis")),
@@ -88,20 +87,25 @@ def prepare(call, attrs):
     return run
 '''
 
+TF_FUNCTION = TF_XLA.replace("XLA: the op compiled", "A graph: the op traced").replace("jit_compile=True", "jit_compile=False")
+"""``tf.function`` without XLA: the op traced into a graph (one trace per input signature) and run by TF's own kernels."""
+
+TF_MODES = {"eager": TF_EAGER, "function": TF_FUNCTION, "xla": TF_XLA}
+
 
 class TensorflowOracle(FrameworkOracle):
-    """TF on the CPU, eager or XLA-compiled."""
+    """TF on the CPU in one of :data:`TF_MODES`."""
 
     patterns = TF_PATTERNS
     negative_rejected = True
 
-    def __init__(self, xla: bool = False) -> None:
+    def __init__(self, mode: str = "eager") -> None:
         import tensorflow as tf
 
-        name, mode = ("tensorflow-xla", "xla") if xla else ("tensorflow", "eager")
+        name = "tensorflow" if mode == "eager" else f"tensorflow-{mode}"
         info = OracleInfo(name, "tensorflow", tf.__version__, "cpu", mode, TF_OPS)
-        super().__init__(info, TF_PRELUDE, TF_XLA if xla else TF_EAGER, TF_UNITS)
-        self.xla = xla
+        super().__init__(info, TF_PRELUDE, TF_MODES[mode], TF_UNITS)
+        self.xla = mode == "xla"
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         if a.dtype.kind == "O":
@@ -112,9 +116,9 @@ class TensorflowOracle(FrameworkOracle):
 
 
 def _build() -> list[Oracle]:
-    return [TensorflowOracle(xla=False), TensorflowOracle(xla=True)]
+    return [TensorflowOracle(mode) for mode in TF_MODES]
 
 
 def oracles_here() -> list[Oracle]:
-    """"tensorflow" (eager) and "tensorflow-xla" (CPU) when TensorFlow is installed."""
+    """"tensorflow" (eager), "tensorflow-function" and "tensorflow-xla" (CPU) when TensorFlow is installed."""
     return when_installed(("tensorflow",), _build)

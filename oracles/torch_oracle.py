@@ -1,6 +1,9 @@
-"""PyTorch eager: ``torch.gather``, ``torch.take``, ``torch.take_along_dim``
-and ``torch.index_select``, on the CPU ("torch") and, where CUDA is
-available, on ``cuda:0`` ("torch-cuda").
+"""PyTorch: ``torch.gather``, ``torch.take``, ``torch.take_along_dim``,
+``torch.index_select`` and advanced indexing ``x[i0, i1, ...]``, eager on the
+CPU ("torch"), compiled by ``torch.compile`` ("torch-compile": inductor on the
+CPU, dynamic shapes, one compiled function per op and attributes) and, where
+CUDA is available, eager on ``cuda:0`` ("torch-cuda"; :func:`unavailable_here`
+says why it is not there).
 
 Inputs become torch tensors of the same dtype (bfloat16 through its bits,
 and back the same way); torch has no string or object tensors, so those are
@@ -9,6 +12,8 @@ own error is the outcome.
 
 >>> import numpy as np
 >>> cpu = oracles_here()[0]
+>>> cpu.run_in_process("torch.advanced_indexing", np.arange(6).reshape(2, 3), np.array([[1, -1]]), {}).value.tolist()
+[5]
 >>> cpu.run_in_process("torch.gather", np.array([[1, 2], [3, 4]]), np.array([[1], [0]]), {"dim": 1}).value.tolist()
 [[2], [3]]
 >>> cpu.run_in_process("torch.take", np.array(["a"]), np.array([0]), {}).describe()
@@ -17,28 +22,36 @@ own error is the outcome.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from conformance.model import ErrorClass, OracleInfo
 from conformance.scripts import EAGER
-from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
+from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
 from oracles.base import Oracle
 
-TORCH_OPS = ("torch.gather", "torch.take", "torch.take_along_dim", "torch.index_select")
+TORCH_OPS = ("torch.gather", "torch.take", "torch.take_along_dim", "torch.index_select", "torch.advanced_indexing")
 
 TORCH_UNITS = (
     OpUnit("torch.gather", "torch.gather(data, index=indices, **attrs)"),
     OpUnit("torch.take", "torch.take(data, indices, **attrs)"),
     OpUnit("torch.take_along_dim", "torch.take_along_dim(data, indices, **attrs)"),
     OpUnit("torch.index_select", "torch.index_select(data, index=indices, **attrs)"),
+    OpUnit("torch.advanced_indexing", "data[tuple(torch.moveaxis(indices, -1, 0))]"),  # GatherND as users write it
 )
+
+WRAPPING_NEGATIVES = frozenset({"torch.take", "torch.advanced_indexing"})
+"""Ops whose negative indices wrap once: an error quoting a negative value is out of range, not a rejected negative."""
 
 TORCH_PATTERNS: Patterns = (
     (ErrorClass.ATTRIBUTE_INVALID, ("dimension out of range",)),
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds for dimension", "index out of range", "out of range: tried to access")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("not implemented for", "expected dtype", "expected a long tensor", "expected scalar type")),
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds for dimension", "index out of range", "out of range: tried to access",
+                                     "index out of bounds: 0 <=")),  # the last: inductor's generated bounds check
+    (ErrorClass.DTYPE_UNSUPPORTED, ("not implemented for", "expected dtype", "expected a long tensor", "expected scalar type",
+                                    "tensors used as indices must be")),
     (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "size of index", "index should be smaller", "must be broadcastable",
-                                "index_select(): index", "shape mismatch", "must be 1-d")),
+                                "index_select(): index", "shape mismatch", "must be 1-d", "too many indices")),
 )  # fmt: skip
 
 TORCH_PRELUDE = '''
@@ -65,35 +78,80 @@ def to_numpy(x, like):
 '''
 
 
+TORCH_COMPILE = '''
+import torch._dynamo
+
+# every op, attribute set, dtype and rank gets a graph of its own: never a silent fall-back to eager at the recompile limit
+torch._dynamo.config.recompile_limit = 1 << 20
+torch._dynamo.config.accumulated_recompile_limit = 1 << 20
+
+
+def prepare(call, attrs):
+    """torch.compile: inductor (C++ on the CPU), dynamic shapes, the attributes constants."""
+    return torch.compile(lambda data, indices: call(data, indices, attrs), backend="inductor", dynamic=True)
+'''
+"""The ``torch-compile`` mode: what ``torch.compile(fn, dynamic=True)`` does to a
+gather, with dynamo's recompile limits lifted (at the default of 8 every later
+dtype or rank would silently run eagerly)."""
+
+TORCH_MODES = {"eager": EAGER, "compile": TORCH_COMPILE}
+
+
 class TorchOracle(FrameworkOracle):
-    """torch eager on one device."""
+    """torch on one device, eager or compiled."""
 
     patterns = TORCH_PATTERNS
     negative_rejected = True
 
-    def __init__(self, device: str = "cpu") -> None:
+    def __init__(self, device: str = "cpu", mode: str = "eager") -> None:
         import torch
 
-        name = "torch" if device == "cpu" else "torch-cuda"
-        info = OracleInfo(name, "torch", torch.__version__, device, "eager", TORCH_OPS)
-        super().__init__(info, TORCH_PRELUDE + f"\n\nDEVICE = {device!r}\n", EAGER, TORCH_UNITS)
+        name = "torch" + ("" if device == "cpu" else "-cuda") + ("" if mode == "eager" else f"-{mode}")
+        info = OracleInfo(name, "torch", torch.__version__, device, "compile (inductor)" if mode == "compile" else mode, TORCH_OPS)
+        super().__init__(info, TORCH_PRELUDE + f"\n\nDEVICE = {device!r}\n", TORCH_MODES[mode], TORCH_UNITS)
+        self._last_op = ""
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None
 
+    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+        self._last_op = op  # for classify: whether a negative value in the message was wrapped first
+        return super().call(op, data, indices, attrs)
+
     def classify(self, exc: BaseException) -> ErrorClass:
         if "tried to access index" in str(exc):  # torch.take wraps negatives: -4 of 3 is just out of range
             return ErrorClass.INDEX_OUT_OF_RANGE
+        if self._last_op in WRAPPING_NEGATIVES:  # x[-3] of 2: "index -3 is out of bounds" after wrapping once
+            return classify_with(str(exc), self.patterns)
         return super().classify(exc)
 
 
 def _build() -> list[Oracle]:
     import torch
 
-    devices = ["cpu"] + (["cuda:0"] if torch.cuda.is_available() else [])
-    return [TorchOracle(d) for d in devices]
+    cuda = [TorchOracle("cuda:0")] if torch.cuda.is_available() else []
+    return [TorchOracle("cpu"), TorchOracle("cpu", "compile"), *cuda]
 
 
 def oracles_here() -> list[Oracle]:
-    """"torch" (CPU), and "torch-cuda" when CUDA is available."""
+    """"torch" (CPU eager), "torch-compile" (CPU, inductor), and "torch-cuda" when CUDA is available."""
     return when_installed(("torch",), _build)
+
+
+def unavailable_here() -> dict[str, str]:
+    """The oracles this module offers elsewhere but not here, each with the reason.
+
+    >>> sorted(unavailable_here())                      # doctest: +SKIP
+    ['torch-cuda']
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return {"torch-cuda": "torch is not installed"}
+    import torch
+
+    if torch.cuda.is_available():
+        return {}
+    if torch.version.cuda is None:
+        return {"torch-cuda": f"this torch ({torch.__version__}) is built without CUDA"}
+    return {"torch-cuda": f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; torch.cuda.device_count() == 0)"}

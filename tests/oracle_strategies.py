@@ -31,7 +31,8 @@ from conformance.plans import EqClass
 Shape = tuple[int, ...]
 Case = tuple[np.ndarray, np.ndarray, dict[str, Any]]
 
-AXIS_NONE_OPS = frozenset({"numpy.take", "numpy.take_along_axis", "jax.numpy.take", "jax.numpy.take_along_axis", "torch.take_along_dim"})
+AXIS_NONE_OPS = frozenset({"numpy.take", "numpy.take_along_axis", "jax.numpy.take", "jax.numpy.take_along_axis", "torch.take_along_dim",
+                           "tensorflow.experimental.numpy.take", "tensorflow.experimental.numpy.take_along_axis"})  # fmt: skip
 WINDOW_OPS = frozenset({"torch.gather", "onnx.GatherElements"})
 MODES: dict[str, tuple[Any, ...]] = {s.name: tuple(s.mode_policies) for s in specs() if s.mode_attr}
 """Each op's index modes, as the catalog lists them."""
@@ -125,7 +126,7 @@ def _element(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], in
     attr = "dim" if name.startswith("torch") else "axis"
     data = _data_shape(draw)
     if name in AXIS_NONE_OPS and draw(st.integers(0, 4)) == 0:
-        rank = 1 if name.startswith(("numpy", "jax")) else draw(st.integers(1, 3))
+        rank = draw(st.integers(1, 3)) if name == "torch.take_along_dim" else 1  # torch flattens the indices too
         return data, _dims(draw, rank, 0, 4), {attr: None}, math.prod(data)
     r = len(data)
     axis = draw(st.integers(-r, r - 1))
@@ -165,7 +166,7 @@ def valid_cases(draw: st.DrawFn, op: str, data_dtypes: tuple[str, ...], index_dt
     name = _base(op)
     if name in MODES:
         attrs["mode"] = draw(st.sampled_from(MODES[name]))
-    if name.startswith("jax"):
+    if any(a.name == "fill_value" for a in spec(op).attrs):
         attrs["fill_value"] = draw(st.sampled_from((None, 1)))
     seed = draw(st.integers(0, 2**16))
     data = data_array(draw(st.sampled_from(data_dtypes)), data_shape, seed)

@@ -31,13 +31,19 @@ def run_facts(*, refresh: bool = False) -> dict[str, Any]:
     """
     reports = discover(refresh=refresh)
     threads: dict[str, Any] = {}
+    absent: dict[str, str] = {}
     for report in reports:
-        threads.update(report.facts)
+        facts = dict(report.facts)
+        absent.update(facts.pop("unavailable", {}))
+        threads.update(facts)
     return {
         **machine_facts(),
         "threads": threads,
         "oracles": [_info_json(info) for info in infos()],
-        "unavailable": {report.module: report.problem for report in reports if report.problem or not report.infos},
+        "unavailable": {
+            **{report.module: report.problem for report in reports if report.problem or not (report.infos or report.facts.get("unavailable"))},
+            **absent,
+        },
     }
 
 

@@ -171,8 +171,10 @@ def serve_discovery(replies: Connection, settings: dict[str, Any]) -> None:
     """For each module, what its ``oracles_here()`` offers, or why it failed."""
     for module in settings["modules"]:
         try:
-            infos = tuple(o.info() for o in load_module(module).oracles_here())
-            replies.send(("module", module, infos, thread_facts(), ""))
+            loaded = load_module(module)
+            infos = tuple(o.info() for o in loaded.oracles_here())
+            absent = dict(getattr(loaded, "unavailable_here", dict)())  # optional: oracle -> why it cannot run here
+            replies.send(("module", module, infos, {**thread_facts(), "unavailable": absent}, ""))
         except Exception as exc:  # noqa: BLE001 - a broken module is a fact to report, not a reason to stop
             replies.send(("module", module, (), thread_facts(), f"{type(exc).__name__}: {exc}"))
 

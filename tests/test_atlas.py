@@ -1,0 +1,252 @@
+"""The probe atlas: deterministic, discriminating probes; exactly the expected
+cells (derived from the catalog and the condition list); seed-free; never
+dies on a broken oracle or a harness fault; a file format that round-trips."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from conformance import atlas as atlas_module
+from conformance.arrays import same_bits
+from conformance.atlas import ATLAS_FORMAT, HARNESS_ERROR, Atlas, AtlasFileError, expected_cells, run_atlas
+from conformance.catalog import specs
+from conformance.compare import CANDIDATES, PolicyValues
+from conformance.model import Case, OracleInfo, Outcome
+from conformance.plans import EqClass
+from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
+from conformance.probes import CONDITIONS, Group, all_probes, cases_of, condition, probes
+from conformance.reference import reference
+from conformance.strategies import axis_sizes
+from oracles.numpy_oracle import oracles_here as numpy_oracles
+
+# -- the probes ------------------------------------------------------------------------
+
+
+def test_probes_are_deterministic() -> None:
+    first, second = all_probes(), all_probes()
+    assert len(first) == len(second) > 0
+    assert all(p.same(q) for p, q in zip(first, second))
+    assert [[c.op for c in cases_of(p)] for p in first[:40]] == [[c.op for c in cases_of(p)] for p in second[:40]]
+
+
+def test_conditions_are_declared_once_in_order_and_each_has_probes() -> None:
+    keys = [c.key for c in CONDITIONS]
+    assert len(keys) == len(set(keys))
+    groups = [c.group for c in CONDITIONS]
+    assert groups == sorted(groups, key=list(Group).index), "conditions are listed group by group"
+    for eq in EqClass:
+        assert {p.condition for p in probes(eq)} == {c.key for c in CONDITIONS if eq in c.eq_classes}
+
+
+def _ids_output(case: Case, policy: IndexPolicy) -> np.ndarray | None:
+    """The value under ``policy`` with data replaced by element ids 1..n: which element each output reads."""
+    ids = np.arange(1, case.data.size + 1, dtype=np.int64).reshape(case.data.shape)
+    try:
+        return np.asarray(reference(case.op, ids, case.indices, policy=policy, check_dtypes=False, **case.attrs))
+    except (IndexError, ValueError, TypeError):
+        return None
+
+
+def _distinct(outputs: dict[str, np.ndarray | None], names: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs among ``names`` whose outputs are equal (None: the policy raised)."""
+    return [(a, b) for a, b in itertools.combinations(names, 2) if outputs[a] is None or outputs[b] is None or same_bits(outputs[a], outputs[b])]  # type: ignore[arg-type]
+
+
+POLICY_PROBES = [p for p in all_probes() if condition(p.condition).policy]
+
+
+@pytest.mark.parametrize("probe", POLICY_PROBES, ids=lambda p: f"{p.condition}-{p.eq_class.name}-{p.class_case.index_dtype}-m{p.class_case.mode}")
+def test_policy_probes_tell_every_index_policy_apart(probe) -> None:
+    """Gathered axes of 3 or more, distinct data, and candidate policies that
+    give different outputs wherever they read different elements; the
+    policies the condition is about differ outright."""
+    assert int(np.min(axis_sizes(probe.class_case))) >= 3
+    flat = np.ascontiguousarray(probe.data).reshape(-1)
+    assert len({x.tobytes() for x in flat}) == flat.size and not (flat == 0).any()
+    cases = cases_of(probe)
+    assert cases
+    names = [p.name for p, _ in CANDIDATES]
+    for case in cases:
+        values = PolicyValues(case)
+        got = {p.name: values.under(p) for p, _ in CANDIDATES}
+        ids = {p.name: _ids_output(case, p) for p, _ in CANDIDATES}
+        for a, b in itertools.combinations(names, 2):
+            if got[a] is not None and got[b] is not None:
+                assert same_bits(got[a], got[b]) == same_bits(ids[a], ids[b]), (case.op, a, b)  # type: ignore[arg-type]
+        if probe.condition in ("negative", "minus-size"):
+            must = [ONNX, CLIP, ZERO_FILL]  # wraps, clamps the raw value, rejects: the wrapping policies agree in [-size, -1]
+        else:
+            must = [MODULO, WRAP_THEN_CLAMP, ZERO_FILL, WRAP_THEN_FILL]
+        assert not _distinct(got, [p.name for p in must]), (case.op, case.indices.tolist())
+
+
+# -- the atlas on a real (in-process) oracle ----------------------------------------------
+
+
+def _hangs(case: Case) -> bool:
+    """NumPy's take(mode="wrap") adds or subtracts the size until an index is in
+    range: an int64 extreme (or a uint64 of 2**63 or more) loops for ever."""
+    i = case.indices
+    if case.op != "numpy.take" or case.attrs.get("mode") != "wrap" or not i.size or i.dtype.kind not in "iu":
+        return False
+    return int(i.min()) < -(2**40) or int(i.max()) > 2**40
+
+
+class NoHangNumpy:
+    """The in-process NumPy oracle, with the cases known to hang it answered as timeouts (an in-process oracle has no time limit)."""
+
+    def __init__(self) -> None:
+        (self.oracle,) = numpy_oracles()
+        self.name = self.oracle.name
+
+    def info(self) -> OracleInfo:
+        return self.oracle.info()
+
+    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+        ran = iter(self.oracle.run_many([c for c in cases if not _hangs(c)]))
+        return [Outcome.timed_out(20.0) if _hangs(c) else next(ran) for c in cases]
+
+    def reproducer(self, *args):  # pragma: no cover - not used
+        raise NotImplementedError
+
+
+@pytest.fixture(scope="module")
+def numpy_atlas() -> tuple[Atlas, dict[str, OracleInfo]]:
+    o = NoHangNumpy()
+    infos = {o.name: o.info()}
+    return run_atlas([o], infos), infos
+
+
+def test_atlas_has_exactly_the_expected_cells(numpy_atlas) -> None:
+    atlas, infos = numpy_atlas
+    expected = expected_cells(infos)
+    assert len(atlas.cells) == len(atlas.keys()), "one cell per (condition, class, op, oracle)"
+    assert atlas.keys() == expected
+    # derived from the catalog and the condition list: every numpy op, every class it is in, every condition of that class
+    assert {op for _, _, op, _ in expected} == set(infos["numpy"].ops)
+    assert {(cond, eq) for cond, eq, op, _ in expected if op == "numpy.take_along_axis"} >= {
+        (c.key, EqClass.ELEMENT.value) for c in CONDITIONS if EqClass.ELEMENT in c.eq_classes
+    }
+    order = [CONDITIONS.index(condition(cell.condition)) for cell in atlas.cells]
+    assert order == sorted(order), "cells come in condition order"
+
+
+def test_every_condition_of_every_class_reaches_some_catalog_op() -> None:
+    everything = {"all": OracleInfo("all", "fake", "0", "cpu", "eager", tuple(s.key for s in specs()))}
+    reached = {(cond, eq) for cond, eq, _, _ in expected_cells(everything)}
+    assert reached == {(c.key, eq.value) for c in CONDITIONS for eq in c.eq_classes}
+
+
+def test_adding_an_op_to_an_oracle_adds_its_cells(numpy_atlas) -> None:
+    _, infos = numpy_atlas
+    info = infos["numpy"]
+    more = {"numpy": OracleInfo(info.name, info.framework, info.version, info.device, info.mode, (*info.ops, "torch.take"))}
+    added = expected_cells(more) - expected_cells(infos)
+    assert {op for _, _, op, _ in added} == {"torch.take"}
+    assert {cond for cond, _, _, _ in added} == {c.key for c in CONDITIONS if EqClass.FLAT in c.eq_classes}
+
+
+def test_atlas_cells_say_what_the_docs_say(numpy_atlas) -> None:
+    atlas, _ = numpy_atlas
+    cell = atlas.cell("in-range", EqClass.BLOCK.value, "numpy.take", "numpy")
+    assert (cell.behaviour, cell.documented, cell.error_class) == ("conforms", True, None)
+    assert Case.from_json(cell.example).op == "numpy.take" and cell.example["observed"].startswith("value")
+    size = atlas.cell("size", EqClass.BLOCK.value, "numpy.take", "numpy")
+    assert size.probes == 3 and size.behaviour == "raises" and size.documented  # raise, wrap, clip: all as documented
+    assert set(size.seen) == {"raises", "wraps", "clamps"}
+    hang = atlas.cell("dtype-max", EqClass.BLOCK.value, "numpy.take", "numpy")
+    assert hang.behaviour == "timeout" and not hang.documented and hang.example["attrs"]["mode"] == "wrap"
+
+
+def test_atlas_is_seed_free(numpy_atlas) -> None:
+    atlas, infos = numpy_atlas
+    again = run_atlas([NoHangNumpy()], infos)
+    assert [c.to_json() for c in again.cells] == [c.to_json() for c in atlas.cells]
+
+
+# -- faults ----------------------------------------------------------------------------
+
+
+class Raising:
+    name = "raising"
+
+    def info(self) -> OracleInfo:
+        return OracleInfo("raising", "fake", "0", "cpu", "eager", ("numpy.take", "torch.gather"))
+
+    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+        raise RuntimeError("the framework blew up")
+
+    def reproducer(self, *args):  # pragma: no cover - not used
+        raise NotImplementedError
+
+
+def test_an_oracle_that_raises_still_gives_every_cell() -> None:
+    o = Raising()
+    infos = {o.name: o.info()}
+    atlas = run_atlas([o], infos)
+    assert atlas.keys() == expected_cells(infos) and atlas.cells
+    assert {c.behaviour for c in atlas.cells} == {"protocol error"}
+    assert not any(c.documented for c in atlas.cells)
+
+
+def test_harness_faults_are_recorded_never_raised(monkeypatch) -> None:
+    def broken_reference(case: Case) -> Outcome:
+        if case.indices.dtype == np.uint64:
+            raise RuntimeError("reference broke")
+        return original(case)
+
+    def broken_cases(probe, ops=None):
+        if probe.condition == "rank-30":
+            raise RuntimeError("translate broke")
+        return original_cases(probe, ops)
+
+    original, original_cases = atlas_module.reference_outcome, atlas_module.cases_of
+    monkeypatch.setattr(atlas_module, "reference_outcome", broken_reference)
+    monkeypatch.setattr(atlas_module, "cases_of", broken_cases)
+    o = NoHangNumpy()
+    atlas = run_atlas([o], {o.name: o.info()}, ops=["numpy.take"])
+    harness = [c for c in atlas.cells if c.behaviour == HARNESS_ERROR]
+    assert harness and all(c.example["indices"]["dtype"] == "uint64" and not c.documented for c in harness)
+    assert "reference broke" in harness[0].example["reference"]
+    assert {e["condition"] for e in atlas.errors if e["op"] is None} == {"rank-30"}
+    assert not any(c.condition == "rank-30" for c in atlas.cells)
+
+
+# -- the file ----------------------------------------------------------------------------
+
+
+def test_atlas_file_round_trips(numpy_atlas, tmp_path) -> None:
+    atlas, _ = numpy_atlas
+    path = tmp_path / "atlas.json"
+    atlas.save(path)
+    d = json.loads(path.read_text())
+    assert d["format"] == ATLAS_FORMAT and len(d["cells"]) == len(atlas.cells)
+    assert [c["key"] for c in d["conditions"]] == [c.key for c in CONDITIONS]
+    assert set(d["cells"][0]) >= {"condition", "eq_class", "op", "oracle", "version", "behaviour", "error_class", "documented", "example"}
+    loaded = Atlas.load(path)
+    assert [c.to_json() for c in loaded.cells] == [c.to_json() for c in atlas.cells] and loaded.errors == atlas.errors
+    assert not list(tmp_path.glob(".*.tmp")), "written atomically: no temporary file left"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ({"format": 2, "cells": []}, "atlas format 2 is not supported (this version reads format 1)"),
+        ({"format": 1, "entries": []}, "not a gather-conformance atlas file"),
+        ([1, 2], "not a gather-conformance atlas file"),
+        ({"format": 1, "cells": [{"condition": "size"}]}, "damaged atlas file"),
+    ],
+)
+def test_atlas_load_rejects_what_is_not_an_atlas(tmp_path, content, message) -> None:
+    path = tmp_path / "atlas.json"
+    path.write_text(json.dumps(content))
+    with pytest.raises(AtlasFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Atlas.load(path)
+    path.write_text("")
+    with pytest.raises(AtlasFileError, match="not JSON"):
+        Atlas.load(path)
