@@ -38,16 +38,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
+from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.atlas import run_atlas
 from conformance.evaluate import OracleLike, evaluate
 from conformance.finding_builder import build_findings
 from conformance.findings import RunResult
 from conformance.model import OracleInfo
 from conformance.plans import EqClass
+from conformance.probes import probes
 from conformance.settings import DRAW_SHARE, MAX_SHRINK_S, SHRINK_SHARE, Progress, Settings
-from conformance.strategies import ClassCase, class_cases
+from conformance.strategies import LAYOUTS, ClassCase, class_cases
 from conformance.stream import ResultStream
 from conformance.tally import Tally, harness_error
 from conformance.translate import targets
@@ -65,17 +68,34 @@ class _Stop(Exception):
     """Raised inside the Hypothesis loop to end a class early."""
 
 
-def _drive(body: Callable[[ClassCase], None], eq_class: EqClass, *, seed: int | None, max_examples: int) -> None:
-    """Call ``body`` on ``max_examples`` Hypothesis draws of ``eq_class``
-    (deterministic: a fixed seed, or derandomized when ``seed`` is None)."""
+def seeds(eq_class: EqClass) -> list[ClassCase]:
+    """The explicit examples the fuzzer starts from: one probe per atlas
+    condition of the class (its structure: shapes, axis, dtypes, layout)."""
+    first: dict[str, ClassCase] = {}
+    for p in probes(eq_class):
+        cc = p.class_case
+        if cc.index_dtype in INDEX_DTYPES and cc.data_dtype in DATA_DTYPES and cc.layout in LAYOUTS:  # what the strategy can derive values for
+            first.setdefault(p.condition, cc)
+    return list(first.values())
+
+
+def _drive(
+    body: Callable[[ClassCase], None], eq_class: EqClass, *, seed: int | None, max_examples: int, examples: Sequence[ClassCase] = (),
+) -> None:  # fmt: skip
+    """Call ``body`` on the explicit ``examples`` and ``max_examples``
+    Hypothesis draws of ``eq_class`` (deterministic: a fixed seed, or
+    derandomized when ``seed`` is None)."""
 
     @settings(
-        max_examples=max_examples, database=None, deadline=None, phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck), derandomize=seed is None, print_blob=False,
+        max_examples=max_examples, database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck), derandomize=seed is None, print_blob=False, report_multiple_bugs=False,
     )  # fmt: skip
     @given(class_cases((eq_class,)))
     def loop(cc: ClassCase) -> None:
         body(cc)
+
+    for cc in reversed(examples):
+        loop = example(cc)(loop)
 
     if seed is not None:
         loop = hypothesis_seed(seed)(loop)
@@ -175,6 +195,14 @@ def run_campaign(
     if stream:
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
     tally = Tally(start, stream)
+    atlas = None
+    if settings.atlas and not stop.is_set():
+        progress.phase("probing", None)
+        atlas = run_atlas(oracles, infos, ops, timeout=settings.probe_timeout, sink=tally.add_probe)
+        tally.error_all(atlas.errors)
+        if out_dir is not None:
+            atlas.save(out_dir / "atlas.json")
+    atlas_s = time.monotonic() - start
     progress.phase("drawing", None if budget is not None else settings.per_class() * len(classes))
     for n, eq_class in enumerate(classes):
         if stop.is_set():
@@ -182,11 +210,12 @@ def run_campaign(
         slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
         run = _ClassRun(oracles, infos, ops, tally, progress, stop, slot_end, settings.shard)
         try:
-            _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class())
+            _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class(), examples=seeds(eq_class) if settings.atlas else ())
         except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
             tally.error(harness_error(f"draw {eq_class.value}", exc, None))
     loop_s = time.monotonic() - start
-    shrink_end = time.monotonic() + MAX_SHRINK_S if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    # without a budget, shrinking gets at most a third of the time so far (a quarter of the run), and never more than MAX_SHRINK_S
+    shrink_end = time.monotonic() + min(MAX_SHRINK_S, loop_s / 3) if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
     if stop.is_set():
         shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
     progress.phase("shrinking", len(tally.first))
@@ -197,7 +226,8 @@ def run_campaign(
         run_facts = run_facts | {"broken_oracles": broken}
     result = RunResult(
         facts=run_facts, seed=settings.seed, budget=settings.to_json(), cases=dict(tally.cases), seconds=round(total_s, 3),
-        matrix=tally.matrix, findings=findings, raw_discrepancies=tally.raw, figures=tally.figures(loop_s, total_s, findings),
+        matrix=tally.matrix, findings=findings, raw_discrepancies=tally.raw,
+        figures=tally.figures(loop_s, total_s, findings, atlas_s if atlas else 0.0) | ({"atlas_cells": len(atlas.cells)} if atlas else {}),
         harness_errors=list(tally.errors), status="interrupted" if stop.is_set() else "complete", dtype_support=tally.dtypes.to_json(),
     )  # fmt: skip
     if stream:

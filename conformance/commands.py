@@ -89,7 +89,7 @@ def plan_campaign(
     names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
-    settings = Settings(seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair)
+    settings = Settings(seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair, atlas=not in_process)
     if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
         timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
     return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)

@@ -98,9 +98,12 @@ def evaluate(
     oracles: Sequence[OracleLike],
     infos: Mapping[str, OracleInfo],
     ops: Iterable[str] | None = None,
+    arrays: tuple[Any, Any] | None = None,
 ) -> list[Judged]:
-    """Every (translated case, oracle implementing its op) pair of ``cc``, judged."""
-    cases = translate(cc, ops, materialize(cc))
+    """Every (translated case, oracle implementing its op) pair of ``cc``,
+    judged; on ``arrays`` (data, indices) when given (a probe's own values),
+    else on ``cc``'s derived ones."""
+    cases = translate(cc, ops, arrays if arrays is not None else materialize(cc))
     refs = [reference_outcome(c) for c in cases]
     values = [PolicyValues(c) for c in cases]
     mine = {o.name: [i for i, c in enumerate(cases) if c.op in infos[o.name].ops] for o in oracles}

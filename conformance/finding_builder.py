@@ -97,9 +97,9 @@ def make_finding(
     note_faults(tally, small, judged)
     op = first.judged.case.op
     hit = next((j for j in judged if j.case.op == op and j.signature() == sig), None)
-    if hit is None:
+    if hit is None:  # kept as first seen (a flaky oracle, or a probe whose values the class case cannot derive)
         small, hit = first.class_case, first.judged
-        judged = [j for j in evaluate(small, oracles, infos) if j.case.op == op] or [hit]
+        judged = [j for j in evaluate(small, oracles, infos, arrays=(hit.case.data, hit.case.indices)) if j.case.op == op] or [hit]
     own = [j for j in judged if j.case.op == op]
     case = hit.case
     ref = reference_outcome(case)

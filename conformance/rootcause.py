@@ -11,8 +11,12 @@ A finding is one root cause (a :class:`~conformance.findings.Signature`):
 * the **condition** that triggers it (:func:`condition`). Tags enter only
   where they change the behaviour:
 
-  - a dtype the framework cannot run is one finding per dtype (complex as
-    one), whatever the index regime, shapes or opset;
+  - a dtype the framework cannot run is one finding per argument (data or
+    index dtype; which dtypes: the variants), whatever the index regime,
+    shapes or opset; so is a result in another dtype (``data dtype``);
+  - an error that quotes an attribute (``mode='raise'``) is one finding per
+    attribute value; an error of another class for bad indices is one
+    (``bad index``), whatever the regime;
   - an index never checked because the output is empty is one finding per
     oracle and op family (``empty output``), whatever the regime;
   - a precondition accepted that the docs reject is one finding per rule
@@ -50,7 +54,7 @@ from conformance.arrays import dtype_family, dtype_name
 from conformance.behaviour import Behaviour
 from conformance.compare import DTYPE_REJECTED, NAN_PAYLOAD, UNDOCUMENTED_DTYPE, Verdict
 from conformance.findings import Signature
-from conformance.model import Case, ErrorClass, OpKey, OracleInfo, Outcome
+from conformance.model import Case, ErrorClass, Kind, OpKey, OracleInfo, Outcome
 from conformance.strategies import POLICY_REGIMES
 
 STRUCTURAL_FLAGS = ("0-d", "batch_dims>0")
@@ -103,7 +107,6 @@ def rejected_dtype(case: Case, got: Outcome) -> str:
     """Which of the case's dtypes a ``dtype rejected`` error blames: the index
     dtype when the message names it (and not the data's), else the data dtype.
 
-    >>> from conformance.model import Kind
     >>> rejected_dtype(Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {}), Outcome(Kind.ERROR, message="no kernel for complex64"))
     'data:complex'
     """
@@ -114,6 +117,21 @@ def rejected_dtype(case: Case, got: Outcome) -> str:
     return f"data:{_dtype_word(data)}"
 
 
+def _attribute_blamed(case: Case, got: Outcome) -> str | None:
+    """``name=value`` of the case's first attribute whose name and value the
+    error message quotes (``The 'raise' mode to take is not supported``).
+
+    >>> _attribute_blamed(Case("t.t", np.zeros(1), np.zeros(1, int), {"axis": 0, "mode": "raise"}),
+    ...                   Outcome(Kind.ERROR, message="The 'raise' mode to take is not supported."))
+    "mode='raise'"
+    """
+    text = (got.message or "").lower()
+    for name, value in case.attrs.items():
+        if value is not None and name.lower() in text and str(value).lower() in text:
+            return f"{name}={value!r}"
+    return None
+
+
 def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | None) -> tuple[str, ...]:
     """The condition of a discrepancy (the rule in the module docstring)."""
     tags = case.tags
@@ -122,9 +140,12 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
     if outcome == "protocol error":  # the oracle broke its contract: one fault, whatever the input
         return ()
     if outcome == DTYPE_REJECTED:
-        return (rejected_dtype(case, got),)
-    if outcome == UNDOCUMENTED_DTYPE:
-        return ("undocumented dtype",)
+        return (f"{rejected_dtype(case, got).split(':')[0]} dtype",)  # which dtypes: the variants
+    if outcome in (UNDOCUMENTED_DTYPE, "wrong dtype"):
+        return ("data dtype",) if outcome == "wrong dtype" else ("undocumented dtype",)
+    named = _attribute_blamed(case, got) if got.kind is Kind.ERROR and outcome.startswith(("error instead of value", "wrong error")) else None
+    if named:
+        return (named,)
     if outcome == NAN_PAYLOAD:
         return (f"data:{dtype_name(np.asarray(case.data).dtype)}",)
     if verdict.behaviour is Behaviour.UNCHECKED:
@@ -135,6 +156,8 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
         return (f"precondition: {precondition_rule(reference.message or '')}",)
     if tags.regime in POLICY_REGIMES and verdict.behaviour in _POLICY_WORDS:
         return (tags.regime,)
+    if outcome.startswith("wrong error") and reference is not None and reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX):
+        return ("bad index",)
     if outcome.startswith("error instead of value") and "empty-data" in tags.flags:
         return ("empty data",)
     return (tags.regime, *(f for f in STRUCTURAL_FLAGS if f in tags.flags))
@@ -152,7 +175,7 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     cond = condition(case, verdict, got, reference)
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
     named = verdict.behaviour in _POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
-    about_indices = not (cond and cond[0].startswith(("precondition:", "data:"))) and verdict.outcome != "protocol error"
+    about_indices = not (cond and cond[0].startswith(("precondition:", "data"))) and verdict.outcome not in ("protocol error", "wrong dtype")
     policy = verdict.behaviour.value if in_regime and named and about_indices else ""
     return Signature(family(case.op), info.name, info.version, info.device, info.mode, verdict.outcome, policy, cond)
 

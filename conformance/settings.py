@@ -18,6 +18,8 @@ DEFAULT_EXAMPLES = 60
 MAX_SHRINK_S = 180.0
 """With no budget, shrinking still ends this many seconds after drawing (then
 findings keep their first example): no seed can make a run shrink for ever."""
+PROBE_TIMEOUT_S = 5.0
+"""Per-case time limit of the probe atlas (a few probes hang some frameworks for good)."""
 DRAW_SHARE, SHRINK_SHARE = 0.6, 0.22
 """Of a time budget: drawing gets the first 60% (the oracles' start-up
 included), shrinking the next 22%; past that, findings keep their first
@@ -31,7 +33,9 @@ class Settings:
     ``max_examples`` is per equivalence class (default :data:`DEFAULT_EXAMPLES`
     when there is no ``budget_s``); ``budget_s`` bounds the whole run;
     ``shard = (i, n)`` judges only the drawn cases ``k`` with ``k % n == i``
-    (every shard draws the same stream).
+    (every shard draws the same stream). ``atlas`` runs the probe atlas first
+    (:mod:`conformance.atlas`; the commands always do, on isolated oracles: some
+    probes hang frameworks, and only an isolated oracle has a time limit).
     """
 
     seed: int | None = 0
@@ -40,6 +44,8 @@ class Settings:
     ops: tuple[str, ...] | None = None
     shard: tuple[int, int] = (0, 1)
     shrink_evals: int = SHRINK_EVALS
+    atlas: bool = False
+    probe_timeout: float = PROBE_TIMEOUT_S
 
     def per_class(self) -> int:
         if self.max_examples is not None:

@@ -91,13 +91,19 @@ class ClassCase:
             math.prod(self.data_shape) + math.prod(self.index_shape),
             len(self.data_shape) + len(self.index_shape),
             abs(self.axis or 0) + abs(self.batch_dims),
-            DATA_DTYPES.index(self.data_dtype) if self.data_dtype in DATA_DTYPES else 0,
-            INDEX_DTYPES.index(self.index_dtype),
+            _rank(DATA_DTYPES, self.data_dtype),
+            _rank(INDEX_DTYPES, self.index_dtype),
             int(self.special),
-            LAYOUTS.index(self.layout),
+            _rank(LAYOUTS, self.layout),
             self.mode,
             self.seed,
         )
+
+
+def _rank(names: tuple[str, ...], name: str) -> int:
+    """A name's place in a shrink order; names outside it (a probe's bool
+    indices, a negative-stride layout) come last."""
+    return names.index(name) if name in names else len(names)
 
 
 # -- derived values ------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 from conformance.dtypes import DtypeSupport
 from conformance.evaluate import Judged
 from conformance.findings import Finding, HarnessError, Matrix, MatrixKey, Signature
+from conformance.probes import Probe
 from conformance.rootcause import variant
 from conformance.strategies import ClassCase
 from conformance.stream import ResultStream
@@ -64,9 +65,9 @@ class Tally:
     raw: int = 0
     drawn: int = 0
 
-    def add(self, cc: ClassCase, judged: list[Judged]) -> None:
+    def add(self, cc: ClassCase, judged: list[Judged], *, drawn: bool = True) -> None:
         """Count one drawn case's judgements and stream them."""
-        self.drawn += 1
+        self.drawn += drawn
         verdicts = []
         for j in judged:
             self.cases[j.oracle] += 1
@@ -82,6 +83,11 @@ class Tally:
                 self.discrepancy(cc, j)
         if self.stream:
             self.stream.judged(class_case_json(cc), verdicts)
+
+    def add_probe(self, probe: Probe, j: Judged) -> None:
+        """Count one judged probe case (:mod:`conformance.atlas`) as the campaign
+        counts a drawn one: matrix, stream and, if it departs, its root cause."""
+        self.add(probe.class_case, [j], drawn=False)
 
     def discrepancy(self, cc: ClassCase, j: Judged) -> None:
         """Count a non-conforming judgement; keep (and stream) the first of its signature."""
@@ -107,6 +113,11 @@ class Tally:
         self.first.pop(old, None)
         self.first.setdefault(new, first)
 
+    def error_all(self, errors: list[dict[str, Any]]) -> None:
+        """Record the atlas's harness errors (a probe the suite could not translate or judge)."""
+        for e in errors:
+            self.error(HarnessError(f"atlas {e['condition']} ({e['eq_class']}) {e.get('op') or ''}".strip(), e["error"]))
+
     def error(self, error: HarnessError) -> None:
         self.errors.append(error)
         if self.stream:
@@ -116,16 +127,20 @@ class Tally:
         if self.stream:
             self.stream.record("finding", finding.to_json())
 
-    def figures(self, loop_s: float, total_s: float, findings: list[Finding]) -> dict[str, Any]:
-        """Throughput, collapse and times to first find."""
+    def figures(self, loop_s: float, total_s: float, findings: list[Finding], atlas_s: float = 0.0) -> dict[str, Any]:
+        """Throughput, collapse and times to first find. ``loop_s`` runs from
+        the start (oracle start-up and the atlas's ``atlas_s`` included) to the
+        end of drawing; throughput counts every oracle run in that time."""
         runs = sum(self.cases.values())
         return {
             "class_cases": self.drawn,
             "oracle_runs": runs,
             "loop_seconds": round(loop_s, 3),
-            "cases_per_second": round(self.drawn / loop_s, 2) if loop_s else None,
+            "atlas_seconds": round(atlas_s, 3),
+            "cases_per_second": round(self.drawn / (loop_s - atlas_s), 2) if loop_s > atlas_s else None,
             "oracle_runs_per_second": round(runs / loop_s, 2) if loop_s else None,
             "shrink_seconds": round(total_s - loop_s, 3),
+            "shrink_share": round((total_s - loop_s) / total_s, 3) if total_s else None,
             "raw_discrepancies": self.raw,
             "signatures": len(findings),
             "harness_errors": len(self.errors),
