@@ -57,8 +57,9 @@ from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.catalog import spec
 from conformance.model import Case
 from conformance.plans import EqClass
-from conformance.strategies import ClassCase, axis_sizes, data_values, index_regime, with_layout
+from conformance.strategies import ClassCase, axis_sizes, index_regime
 from conformance.translate import targets, translate
+from conformance.values import data_values, with_layout
 
 Shape = tuple[int, ...]
 E, F, B, N = EqClass.ELEMENT, EqClass.FLAT, EqClass.BLOCK, EqClass.ND

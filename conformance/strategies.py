@@ -41,6 +41,7 @@ from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 from conformance.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.catalog import specs
 from conformance.plans import EqClass
+from conformance.values import data_values, with_layout
 
 Shape = tuple[int, ...]
 
@@ -54,6 +55,9 @@ COMMON_INDEX = ("int64", "int32")
 """Half the draws take one of these, which every framework documents: indices
 reach frameworks in their drawn dtype, and the rest explore what else they accept."""
 MAX_DATA = 64
+MAX_RANK = 9
+LONG_AXIS = (65, 100)
+"""One draw in eight gets a gathered axis this long (the rest of the data then has size 1)."""
 MAX_INDICES = 24
 MODES = 4  # a mode selector; translate.py maps it onto each op's own modes
 
@@ -143,6 +147,16 @@ def _extreme(dtype: np.dtype, rng: np.random.Generator) -> int:
     return int(info.min) if info.min < 0 and rng.random() < 0.5 else int(info.max)
 
 
+def _beyond(rng: np.random.Generator) -> int:
+    """How far past the axis a bad index lies: mostly just past it (0 to 2),
+    otherwise across the whole int64 range: past 2**31 and 2**32 (where 32-bit
+    index arithmetic wraps), or anywhere up to 2**63 (clipped to the dtype)."""
+    pick = int(rng.integers(0, 6))
+    if pick < 3:
+        return pick
+    return (2**31, 2**32 + 1, int(rng.integers(0, 2**63 - 1, dtype=np.int64)))[pick - 3]
+
+
 def index_values(cc: ClassCase) -> np.ndarray:
     """Indices of ``cc.index_dtype``: in range, except for what the regime asks
     (one bad element, or for ``negative`` a random half wrapped below zero).
@@ -167,9 +181,9 @@ def index_values(cc: ClassCase) -> np.ndarray:
             mask[pos] = True
             flat = np.where(mask, flat - np.asarray(sizes).reshape(-1) if np.ndim(sizes) else flat - s, flat)
         elif cc.regime == "oob-above":
-            flat[pos] = s + int(rng.integers(0, 3))
+            extreme = (pos, min(s + _beyond(rng), int(info.max)))
         elif cc.regime == "oob-below":
-            flat[pos] = -s - 1 - int(rng.integers(0, 3))
+            extreme = (pos, max(-s - 1 - _beyond(rng), int(info.min)))
         else:
             extreme = (pos, _extreme(dtype, rng))
         vals = flat.reshape(shape)
@@ -211,74 +225,6 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
     return "in-range"
 
 
-_NAN_BITS = {"float16": (np.uint16, 0x7E01), "float32": (np.uint32, 0x7FC00001), "float64": (np.uint64, 0x7FF8000000000001)}
-
-
-def _nans(name: str, count: int) -> np.ndarray:
-    """``count`` quiet NaNs of dtype ``name``, each with its own payload (bits differ)."""
-    if name == "bfloat16":
-        return (np.uint16(0x7FC1) + np.arange(count, dtype=np.uint16)).view(as_dtype("bfloat16"))
-    bits, base = _NAN_BITS[name]
-    return (bits(base) + np.arange(count, dtype=bits)).view(np.dtype(name))
-
-
-def data_values(name: str, shape: Shape, seed: int, special: bool = False) -> np.ndarray:
-    """Data of dtype ``name`` whose elements are unique as far as the dtype
-    allows (a permutation of ``1..n``, alternating in sign), so reading the
-    wrong element never goes unseen; with ``special``, NaNs with payloads,
-    ``-0.0`` and ``±inf`` replace a few elements.
-
-    >>> data_values("int16", (2, 2), 0).tolist()
-    [[-3, 1], [-2, 4]]
-    >>> np.isnan(data_values("float32", (5,), 1, special=True)).sum() >= 1
-    np.True_
-    """
-    n = math.prod(shape)
-    rng = np.random.default_rng(seed)
-    v = rng.permutation(n) + 1
-    if name == "bool":
-        return (v % 2 == 0).reshape(shape)
-    if name in ("str", "object"):
-        words = np.array([f"s{x}" for x in v], dtype=str) if name == "str" else np.array([int(x) for x in v] + [None], dtype=object)[:n]
-        return words.reshape(shape)
-    dtype = as_dtype(name)
-    signed = np.arange(n) % 2 == 0
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        if info.min < 0:
-            v = np.where(signed, -v, v)
-        if n > int(info.max):  # more elements than values: wrap (uniqueness is lost only here)
-            span = int(info.max) - int(info.min) + 1
-            v = (v - int(info.min)) % span + int(info.min)
-        return v.astype(dtype).reshape(shape)
-    f = np.where(signed, -v, v) * 0.5
-    out = (f + 1j * (f * 0.25)).astype(dtype) if dtype.kind == "c" else f.astype(np.float64).astype(dtype)
-    if special and n:
-        real_name = {"complex64": "float32", "complex128": "float64"}.get(name, name)
-        picks = rng.permutation(n)[: min(n, 4)]
-        specials = np.concatenate([_nans(real_name, 2), np.array([-0.0, np.inf], dtype=np.float64).astype(as_dtype(real_name))])
-        flat = out.reshape(-1)
-        flat[picks] = specials[: len(picks)]
-        out = flat.reshape(shape)
-    return out.reshape(shape)
-
-
-def with_layout(a: np.ndarray, layout: str) -> np.ndarray:
-    """The same values in another memory layout (a view of a larger buffer for
-    ``strided``; column-major for ``fortran``).
-
-    >>> with_layout(np.arange(6).reshape(2, 3), "strided").flags.c_contiguous
-    False
-    """
-    if layout == "strided" and a.ndim and a.size:
-        buf = np.zeros(a.shape[:-1] + (2 * a.shape[-1],), dtype=a.dtype)
-        buf[..., ::2] = a
-        return buf[..., ::2]
-    if layout == "fortran":
-        return np.asfortranarray(a)
-    return a
-
-
 def materialize(cc: ClassCase) -> tuple[np.ndarray, np.ndarray]:
     """``(data, indices)`` derived from a drawn case (see the module docstring)."""
     data = with_layout(data_values(cc.data_dtype, cc.data_shape, cc.seed, cc.special), cc.layout)
@@ -303,8 +249,20 @@ def _cap(shape: Shape, limit: int) -> Shape:
     return tuple(dims)
 
 
-_SHAPE = array_shapes(min_dims=0, max_dims=6, min_side=0, max_side=4)
+_SHAPE = array_shapes(min_dims=0, max_dims=MAX_RANK, min_side=0, max_side=4)
 _SMALL_SHAPE = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+
+
+def _long_axis(shape: Shape, axis: int, n: int) -> Shape:
+    """``shape`` with the gathered axis ``n`` long and every other dimension 1 (or 0).
+
+    >>> _long_axis((2, 3, 4), -1, 70)
+    (1, 1, 70)
+    """
+    if not -len(shape) <= axis < len(shape):
+        return shape
+    a = axis % len(shape)
+    return tuple(n if d == a else min(m, 1) for d, m in enumerate(shape))
 
 
 def _class_dtypes(eq_class: EqClass) -> tuple[str, ...]:
@@ -322,7 +280,7 @@ def _axis(draw: st.DrawFn, rank: int) -> int:
 
 @st.composite
 def _element_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int]:
-    pair = draw(mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=6, min_side=0, max_side=4))
+    pair = draw(mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=MAX_RANK, min_side=0, max_side=4))
     data, idx = (_cap(s, MAX_DATA) for s in pair.input_shapes)
     rank = len(data)
     idx = _cap((1,) * (rank - len(idx)) + idx, MAX_INDICES)[-rank:] if rank else idx
@@ -356,13 +314,28 @@ def _block_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int, in
     return data, idx, axis, b
 
 
+def _batch_violations(batch: Shape) -> list[Shape]:
+    """Index batch dimensions that break "equal to the data's": one more,
+    twice as many, 1 where the data has more, more where the data has 1
+    (and the data's own, so that a violation may lie elsewhere).
+
+    >>> _batch_violations((2,))
+    [(2,), (3,), (4,), (1,)]
+    """
+    out = [batch, tuple(n + 1 for n in batch), tuple(2 * n for n in batch)]
+    out.append(tuple(1 if n > 1 else 3 for n in batch))
+    return list(dict.fromkeys(out))
+
+
 @st.composite
 def _nd_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int]:
-    data = _cap(draw(array_shapes(min_dims=1, max_dims=6, min_side=0, max_side=4)), MAX_DATA)
+    data = _cap(draw(array_shapes(min_dims=1, max_dims=MAX_RANK, min_side=0, max_side=4)), MAX_DATA)
     b = draw(st.integers(0, min(2, len(data) - 1))) if draw(st.integers(0, 3)) == 0 else 0
     k = draw(st.integers(0, len(data) - b)) + (1 if violate else 0)
     middle = _cap(draw(array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4)), 8)
-    lead = data[:b] if not violate or draw(st.booleans()) else tuple(n + 1 for n in data[:b])
+    lead = data[:b] if not violate else draw(st.sampled_from(_batch_violations(data[:b])))
+    if violate and draw(st.integers(0, 3)) == 0:
+        b = -draw(st.integers(1, 2))  # a negative batch_dims
     return data, lead + middle + (k,), b
 
 
@@ -390,6 +363,8 @@ def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass
         data, idx, b = draw(_nd_shapes(violate))
     else:
         data, idx = draw(_flat_shapes(violate))
+    if eq_class is not EqClass.FLAT and axis is not None and draw(st.integers(0, 7)) == 0:
+        data = _long_axis(data, axis, draw(st.integers(*LONG_AXIS)))
     regime = draw(st.sampled_from(REGIMES))
     if regime == "empty" and idx and 0 not in idx:
         d = draw(st.integers(0, len(idx) - 1 if eq_class is not EqClass.ND else max(len(idx) - 2, 0)))
