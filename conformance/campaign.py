@@ -203,19 +203,20 @@ def run_campaign(
         if out_dir is not None:
             atlas.save(out_dir / "atlas.json")
     atlas_s = time.monotonic() - start
-    progress.phase("drawing", None if budget is not None else settings.per_class() * len(classes))
+    explicit = {c: seeds(c) if settings.atlas else [] for c in classes}
+    progress.phase("drawing", None if budget is not None else settings.per_class() * len(classes) + sum(map(len, explicit.values())))
     for n, eq_class in enumerate(classes):
         if stop.is_set():
             break
         slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
         run = _ClassRun(oracles, infos, ops, tally, progress, stop, slot_end, settings.shard)
         try:
-            _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class(), examples=seeds(eq_class) if settings.atlas else ())
+            _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class(), examples=explicit[eq_class])
         except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
             tally.error(harness_error(f"draw {eq_class.value}", exc, None))
     loop_s = time.monotonic() - start
-    # without a budget, shrinking gets at most a third of the time so far (a quarter of the run), and never more than MAX_SHRINK_S
-    shrink_end = time.monotonic() + min(MAX_SHRINK_S, loop_s / 3) if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more than MAX_SHRINK_S
+    shrink_end = time.monotonic() + min(MAX_SHRINK_S, loop_s / 4) if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
     if stop.is_set():
         shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
     progress.phase("shrinking", len(tally.first))
