@@ -265,7 +265,7 @@ class _Timeout:
         return self.oracle.reproducer(case, reference, observed)
 
 
-def _limited(oracle: OracleLike, timeout: float | None) -> OracleLike:
+def limited(oracle: OracleLike, timeout: float | None) -> OracleLike:
     """``oracle`` with a per-case ``timeout`` where its ``run_many`` takes one
     (an :class:`~conformance.execution.isolation.IsolatedOracle`); else itself."""
     if "compile" in oracle.info().mode:  # a compiling mode's first call of each shape is a compilation: its own limit
@@ -290,7 +290,7 @@ def run_atlas(
     probe case (with its probe). Never raises on a probe."""
     pairs, errors = _plan(ops)
     batches = {o.name: [c for _, c in pairs if c.op in infos[o.name].ops] for o in oracles}
-    runners = [_limited(o, timeout) for o in oracles]
+    runners = [limited(o, timeout) for o in oracles]
     answers = {name: iter(outcomes) for name, outcomes in dispatch(runners, batches).items()}
     seen: dict[CellKey, _Seen] = {}
     for probe, case in pairs:

@@ -141,7 +141,7 @@ def entry_problems(d: Any) -> list[str]:
 def validate(data: Any, source: str = "baseline") -> list[str]:
     """Every problem of a baseline document, each naming the entry.
 
-    >>> validate({"format": 1, "entries": [{}]})[0]
+    >>> validate({"format": 2, "entries": [{}]})[0]
     'baseline: entry 1: missing op'
     >>> validate([])
     ['baseline: not a baseline (expected an object with "format" and "entries")']

@@ -38,6 +38,7 @@ def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
         if sig is not None and j.outcome.kind in FAULTS and sig not in tally.first:
             tally.first[sig] = First(cc, j, time.monotonic() - tally.start)
             tally.counts[sig] += 1
+            tally.raw += 1
 
 
 def _keeps(sig: Signature, op: str, oracle: OracleLike, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:

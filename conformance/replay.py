@@ -17,7 +17,7 @@ reproducers are exact inputs and attributes.
 ...     def info(self): return OracleInfo("clip", "numpy", "1.0", "cpu", "eager", ("numpy.take",))
 ...     def run_many(self, cases): return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
 >>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
->>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", tags=("oob-above",),
+>>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", condition=("oob-above",),
 ...           versions=">=1", reproducers=(case.to_json(),))
 >>> [(r.status, r.detail) for r in replay([e], [Clip()])]
 [('reproduces', '1 of 1 reproducers show it on clip 1.0')]
@@ -25,18 +25,31 @@ reproducers are exact inputs and attributes.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
 from conformance import rootcause
+from conformance.atlas import limited
 from conformance.baseline import Entry, in_range
 from conformance.compare import PolicyValues, judge, reference_outcome
 from conformance.evaluate import OracleLike, dispatch
 from conformance.model import Case, OracleInfo
+from conformance.settings import PROBE_TIMEOUT_S
 
 STATUSES = ("reproduces", "fixed", "changed", "skipped")
+FAULTS = ("timeout", "crash")
+"""Outcomes replayed only on isolated oracles (a worker with a time limit)."""
+
+
+def _has_time_limit(oracle: OracleLike) -> bool:
+    """Whether the oracle runs cases in a worker with a time limit (an isolated oracle)."""
+    try:
+        return "timeout" in inspect.signature(oracle.run_many).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -68,14 +81,18 @@ def _oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
 def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Replayed]:
     """Every entry replayed (see the module docstring), in entry order."""
     infos = {o.name: o.info() for o in oracles}
+    bounded = {o.name for o in oracles if _has_time_limit(o)}
     plan: list[tuple[int, str, Case]] = []
     for n, entry in enumerate(entries):
         for name in _oracles_for(entry, infos):
+            if entry.outcome in FAULTS and name not in bounded:
+                continue  # a hang or crash replayed in this process would take the gate down with it
             plan += [(n, name, Case.from_json(c)) for c in entry.reproducers if Case.from_json(c).op in infos[name].ops]
     batches: dict[str, list[Case]] = {}
     for _, name, case in plan:
         batches.setdefault(name, []).append(case)
-    answers = {name: iter(outs) for name, outs in dispatch(oracles, batches).items()}
+    runners = [limited(o, PROBE_TIMEOUT_S) for o in oracles]  # the limit a hang was found under (conformance.settings)
+    answers = {name: iter(outs) for name, outs in dispatch(runners, batches).items()}
     seen: dict[int, list[tuple[str, str]]] = {}
     for n, name, case in plan:
         got = next(answers[name])
@@ -90,6 +107,8 @@ def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Repl
 def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
     if not seen:
         why = "no reproducer stored" if not entry.reproducers else f"no oracle {entry.oracle} at {entry.versions or 'any version'} here"
+        if entry.reproducers and entry.outcome in FAULTS:
+            why += " (a hang or crash is replayed only by an isolated oracle)"
         return Replayed(entry, "skipped", why)
     kinds = [k for k, _ in seen]
     if "changed" in kinds:

@@ -26,6 +26,9 @@ A finding is one root cause (a :class:`~conformance.findings.Signature`):
     ``oob-above``), whatever the shapes;
   - a NaN payload not kept is one finding per data dtype; an error where
     the reference gives a value, on empty data, is one (``empty data``);
+  - a timeout is one finding per oracle and op family (``hangs``): where a
+    slow case turns into a hang depends on the machine, so the regime would
+    make the gate flaky;
   - anything else (wrong shape, wrong dtype, an error instead of a value, a
     crash) keeps the regime and the structural flags ``0-d`` and
     ``batch_dims>0``, where those decide what the framework does.
@@ -105,14 +108,15 @@ def _dtype_word(name: str) -> str:
 
 def rejected_dtype(case: Case, got: Outcome) -> str:
     """Which of the case's dtypes a ``dtype rejected`` error blames: the index
-    dtype when the message names it (and not the data's), else the data dtype.
+    dtype when the message names it or speaks of the index (and does not name
+    the data's dtype), else the data dtype.
 
     >>> rejected_dtype(Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {}), Outcome(Kind.ERROR, message="no kernel for complex64"))
     'data:complex'
     """
     data, index = dtype_name(np.asarray(case.data).dtype), np.asarray(case.indices).dtype.name
     text = (got.message or "").lower()
-    if index in text and data not in text:
+    if (index in text and data not in text) or "index" in text or "indices" in text:
         return f"index:{index}"
     return f"data:{_dtype_word(data)}"
 
@@ -139,6 +143,8 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
     outcome = verdict.outcome
     if outcome == "protocol error":  # the oracle broke its contract: one fault, whatever the input
         return ()
+    if outcome == "timeout":  # how slow is "hung" depends on the machine: one hang per oracle and op family
+        return ("hangs",)
     if outcome == DTYPE_REJECTED:
         return (f"{rejected_dtype(case, got).split(':')[0]} dtype",)  # which dtypes: the variants
     if outcome in (UNDOCUMENTED_DTYPE, "wrong dtype"):

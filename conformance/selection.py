@@ -8,7 +8,7 @@ Traceback (most recent call last):
 ...
 conformance.selection.UsageError: --ops: unknown op 'torch.gathr' (did you mean 'torch.gather'?); known: onnx.Gather-1, ...
 >>> select_ops(["torch.*"])
-('torch.gather', 'torch.take', 'torch.take_along_dim', 'torch.index_select')
+('torch.gather', 'torch.take', 'torch.take_along_dim', 'torch.index_select', 'torch.advanced_indexing')
 >>> parse_shard("1/4")
 (1, 4)
 """

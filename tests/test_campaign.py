@@ -23,8 +23,12 @@ pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
 
 @pytest.fixture(scope="module")
 def local_oracles():
+    # isolated: the fuzzer reaches numpy.take(mode="wrap") with int64 extremes, which loops for ever (a case time limit needs a worker)
     names = [n for n in ("numpy", "torch", "jax") if n in oracles.available()]
-    return [oracles.get(n, isolated=False) for n in names]
+    started = [oracles.get(n) for n in names]
+    yield started
+    for o in started:
+        o.close()
 
 
 @pytest.fixture(scope="module")
@@ -52,13 +56,13 @@ def test_raw_discrepancies_collapse_onto_fewer_findings(small_run) -> None:
     assert sum(f.count for f in result.findings) == result.raw_discrepancies
 
 
-def test_torch_take_along_dim_accepting_negatives_is_found_and_shrunk(small_run) -> None:
-    result, _ = small_run
-    hits = [f for f in result.findings if f.signature.op == "torch.take_along_dim" and f.signature.outcome == "value instead of error"]
-    assert hits, "torch.take_along_dim wraps indices that torch.gather rejects"
-    smallest = min(hits, key=lambda f: f.case.data.size)
-    assert smallest.case.data.size <= 8 and smallest.case.indices.size <= 4
-    assert "torch" in smallest.scripts and "torch.take_along_dim" in smallest.scripts["torch"]
+def test_torch_take_along_dim_accepting_negatives_is_found_and_named(local_oracles) -> None:
+    if not any(o.name == "torch" for o in local_oracles):
+        pytest.skip("torch is not available")
+    infos = {o.name: o.info() for o in local_oracles}
+    cc = ClassCase(EqClass.ELEMENT, (2, 5), (2, 3), 1, 0, "float32", "int64", "negative", False, "contiguous", 0, 1)
+    j = next(j for j in evaluate(cc, local_oracles, infos) if j.case.op == "torch.take_along_dim")
+    assert (j.verdict.outcome, j.verdict.behaviour) == ("value instead of error", Behaviour.WRAPS)
 
 
 def test_jax_clip_clamps_the_raw_index_like_numpy(local_oracles) -> None:

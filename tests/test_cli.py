@@ -53,7 +53,7 @@ def test_out_naming_a_file_or_an_unwritable_place_fails_first(capsys, tmp_path) 
 @pytest.mark.parametrize(
     ("content", "words"),
     [("", "not JSON (empty file)"), ("{}", "not a gather-conformance results file"), ('{"format": 2, "findin', "not JSON"),
-     ('{"format": 2}', "damaged results file"), ("[1, 2]", "not a gather-conformance results file")],
+     ('{"format": 3}', "damaged results file"), ("[1, 2]", "not a gather-conformance results file")],
     ids=["empty", "{}", "truncated", "missing keys", "a list"],
 )  # fmt: skip
 def test_report_on_something_that_is_not_results_names_the_file(content, words, capsys, tmp_path) -> None:
@@ -75,7 +75,7 @@ def test_report_on_a_folder_without_results_says_so(capsys, tmp_path) -> None:
                                  "note": "n", "at_fault": "docs", "link": "l"}]}, "not a PEP 440 specifier set"),
      ({"format": 1, "entries": [{"op": "*", "oracle": "*", "outcome": "*", "versions": "", "note": "n", "at_fault": "docs",
                                  "link": "l"}]}, "must name something"),
-     ({"entries": []}, "format must be 1")],
+     ({"entries": []}, "format must be 2")],
     ids=["empty entry", "bad versions", "match-all entry", "no format"],
 )  # fmt: skip
 def test_a_baseline_that_is_not_valid_fails_before_the_campaign(baseline, words, capsys, tmp_path) -> None:

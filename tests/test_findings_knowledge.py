@@ -207,7 +207,12 @@ def real_run():
     import oracles
 
     names = [n for n in ("numpy", "torch", "jax") if n in oracles.available()]
-    return run_campaign([oracles.get(n, isolated=False) for n in names], Settings(seed=4, max_examples=40))
+    started = [oracles.get(n) for n in names]  # isolated: some drawn cases hang numpy for good
+    try:
+        return run_campaign(started, Settings(seed=4, max_examples=40))
+    finally:
+        for o in started:
+            o.close()
 
 
 def test_no_finding_names_a_policy_another_candidate_also_explains(real_run) -> None:

@@ -53,6 +53,9 @@ def _junk(case: Case) -> Any:
 
 
 FAKES = [Fake("echo", _reference), Fake("junk", _junk), Fake("raises", lambda c: 1 / 0)]
+ECHO_FINDINGS = ("undocumented dtype accepted", "spec silent")
+"""What the reference's own answers still earn: a dtype ONNX's type constraints
+forbid, accepted; a behaviour where the docs are silent, recorded."""
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
@@ -64,13 +67,14 @@ def test_every_drawn_case_is_judged_without_a_harness_error(cc) -> None:
     infos = {f.name: f.info() for f in FAKES}
     judged = evaluate(cc, FAKES, infos)
     assert all(j.signature() for j in judged if not j.verdict.conforms)
-    assert all(j.verdict.conforms for j in judged if j.oracle == "echo")
+    # the reference's own answer conforms, except on a dtype a type-constrained spec (ONNX) forbids
+    assert all(j.verdict.conforms or j.verdict.outcome in ECHO_FINDINGS for j in judged if j.oracle == "echo")
 
 
 def test_a_campaign_over_junk_answering_oracles_has_no_harness_error(tmp_path) -> None:
     result = run_campaign(FAKES, Settings(seed=1, max_examples=25, shrink_evals=5), out_dir=tmp_path)
     assert result.harness_errors == []
-    assert not [f for f in result.findings if f.signature.oracle == "echo"]
+    assert not [f for f in result.findings if f.signature.oracle == "echo" and f.signature.outcome not in ECHO_FINDINGS]
     assert {f.signature.outcome for f in result.findings if f.signature.oracle == "junk"} >= {"protocol error"}
 
 
@@ -104,7 +108,7 @@ def test_a_stream_cut_mid_line_rebuilds_as_partial(tmp_path) -> None:
 
 def test_results_json_carries_a_format_version(tmp_path) -> None:
     run_campaign([Fake("echo", _reference)], Settings(seed=0, max_examples=3), out_dir=tmp_path)
-    assert json.loads((tmp_path / "results.json").read_text())["format"] == 2
+    assert json.loads((tmp_path / "results.json").read_text())["format"] == 3
     assert RunResult.load(tmp_path / "results.json").status == "complete"
 
 
