@@ -35,11 +35,13 @@ import pytest
 
 from conformance import baseline as bl
 from conformance import rootcause
+from conformance.atlas import limited
 from conformance.compare import PolicyValues, judge, reference_outcome
 from conformance.evaluate import OracleLike, dispatch
 from conformance.execution import registry
 from conformance.model import Case, OracleInfo
 from conformance.probes import all_probes, cases_of
+from conformance.settings import PROBE_TIMEOUT_S
 
 
 class KnownDiscrepancy(AssertionError):
@@ -98,7 +100,7 @@ _ORACLES = _Oracles()
 def _run(oracle: OracleLike, cases: list[Case]) -> Iterator[tuple[Case, Any]]:
     """Each case judged on the oracle: ``(case, signature or None when it conforms)``."""
     info = oracle.info()
-    for case, got in zip(cases, dispatch([oracle], {oracle.name: cases}).get(oracle.name, [])):
+    for case, got in zip(cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])):
         ref = reference_outcome(case)
         verdict = judge(case, ref, got, PolicyValues(case))
         yield case, None if verdict.conforms else rootcause.signature(case, info, verdict, got, ref)
