@@ -202,14 +202,14 @@ def check_saved(results: Path, *, baseline: Path | None, junit: Path | None) -> 
 
 def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
     """``report``: merge shards (or compare two runs) into a report in ``out``."""
-    from conformance.report import build_report
+    from conformance.report import build_report, load_atlases
 
     runs = [load_results(p) for p in paths]
     if compare and len(runs) != 2:
         raise UsageError(f"--compare: needs exactly two runs, got {len(runs)}")
     writable_dir("--out", out)
     try:
-        return build_report(runs, out, compare=compare)
+        return build_report(runs, out, compare=compare, atlases=load_atlases(paths))
     except ValueError as exc:  # shards that are not of one run
         raise UsageError(str(exc)) from None
 

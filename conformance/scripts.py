@@ -97,14 +97,59 @@ def _dtype_source(dtype: np.dtype) -> str:
     return f"np.{dtype.name}" if dtype.isnative else f"np.dtype({dtype.str!r})"
 
 
+def _element(x: Any, names: bool) -> str:
+    """One element as source: the shortest text that reads back as the same
+    value of its dtype; non-finite floats as ``np.nan`` / ``np.inf`` (plain
+    ``nan`` / ``inf`` where ``names`` is false, for comments)."""
+    if isinstance(x, np.generic) and (x.dtype.kind == "f" or x.dtype == BFLOAT16):
+        v = float(x)
+        if math.isnan(v):
+            return "np.nan" if names else "nan"
+        if math.isinf(v):
+            return ("" if v > 0 else "-") + ("np.inf" if names else "inf")
+        return str(x)
+    if isinstance(x, np.complexfloating):
+        return f"complex({_element(x.real, names)}, {_element(x.imag, names)})"
+    return repr(x.item() if isinstance(x, np.generic) else x)
+
+
+def nested_text(a: np.ndarray, names: bool = True) -> str:
+    """The elements of ``a`` as nested Python lists (see :func:`_element`).
+
+    >>> nested_text(np.array([[0.1, np.nan]], dtype=np.float32)), nested_text(np.array(3, np.uint8), names=False)
+    ('[[0.1, np.nan]]', '3')
+    >>> nested_text(np.array(["a", "bé"]))
+    "['a', 'bé']"
+    """
+    if isinstance(a, np.generic):
+        return _element(a, names)
+    if a.ndim == 0:
+        return _element(a[()], names)
+    return "[" + ", ".join(nested_text(sub, names) for sub in a) + "]"
+
+
+def _literal(a: np.ndarray, dtype: str) -> str | None:
+    """A NumPy literal that rebuilds ``a`` bit for bit, or None where none does
+    (a NaN with a payload or a sign, a value whose text does not read back)."""
+    literal = f"np.array({nested_text(a)}, dtype={dtype})"
+    try:
+        rebuilt = eval(literal, {"np": np, "ml_dtypes": ml_dtypes})  # our own text
+    except Exception:  # noqa: BLE001 - no literal for it
+        return None
+    return literal if same_bits(rebuilt, a) else None
+
+
 def array_source(a: np.ndarray) -> str:
     """An expression that rebuilds ``a`` bit for bit: a NumPy literal when it
-    is small and round-trips exactly, else its bytes in base64.
+    is small (at most :data:`MAX_LITERAL` elements) and a literal is exact,
+    else its bytes in base64 (a NaN with a payload or a sign has no literal).
 
     >>> array_source(np.array([[1.5, -0.0]], dtype=np.float16))
     'np.array([[1.5, -0.0]], dtype=np.float16)'
-    >>> array_source(np.array([np.nan], dtype=np.float32))
-    "np.frombuffer(base64.b64decode('AADAfw=='), dtype=np.float32).reshape((1,)).copy()"
+    >>> array_source(np.array([0.1, np.nan, -np.inf], dtype=np.float32))
+    'np.array([0.1, np.nan, -np.inf], dtype=np.float32)'
+    >>> array_source(np.array([0x7FC00001], dtype=np.uint32).view(np.float32))  # a NaN payload: bytes
+    "np.frombuffer(base64.b64decode('AQDAfw=='), dtype=np.float32).reshape((1,)).copy()"
     >>> array_source(np.zeros((0, 2), dtype=np.int8))
     'np.empty((0, 2), dtype=np.int8)'
     """
@@ -112,16 +157,37 @@ def array_source(a: np.ndarray) -> str:
     dtype = _dtype_source(a.dtype)
     if a.size == 0:
         return f"np.empty({a.shape!r}, dtype={dtype})"
-    literal = f"np.array({a.tolist()!r}, dtype={dtype})"
-    if a.size <= MAX_LITERAL or a.dtype.kind == "O":
-        try:
-            exact = same_bits(eval(literal, {"np": np, "ml_dtypes": ml_dtypes}), a)  # our own text
-        except Exception:  # noqa: BLE001 - nan, inf: no literal
-            exact = False
-        if exact or a.dtype.kind == "O":
+    if a.dtype.kind == "O":
+        return f"np.array({a.tolist()!r}, dtype={dtype})"
+    if a.size <= MAX_LITERAL:
+        literal = _literal(a, dtype)
+        if literal is not None:
             return literal
     raw = base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()
     return f"np.frombuffer(base64.b64decode({raw!r}), dtype={dtype}).reshape({a.shape!r}).copy()"
+
+
+def values_text(a: np.ndarray | None) -> str:
+    """A small array's values for a comment or a message (`` = [...]``), else nothing.
+
+    >>> values_text(np.array([1, 2], np.int32)), values_text(np.zeros(100)), values_text(None)
+    (' = [1, 2]', '', '')
+    """
+    if a is None or a.size == 0 or a.size > MAX_LITERAL or a.dtype.kind == "O":
+        return ""
+    return " = " + nested_text(a, names=False)
+
+
+def assignment(name: str, a: np.ndarray) -> str:
+    """``name = <source>``, with the values in a comment where the source is bytes and the array small.
+
+    >>> print(assignment("data", np.array([0x7FC00001], dtype=np.uint32).view(np.float32)), end="")
+    data = np.frombuffer(base64.b64decode('AQDAfw=='), dtype=np.float32).reshape((1,)).copy()  # [nan] (bits exact only as bytes)
+    """
+    source = array_source(a)
+    shown = values_text(np.asarray(a))
+    note = f"  # {shown.removeprefix(' = ')} (bits exact only as bytes)" if shown and "b64decode" in source else ""
+    return f"{name} = {source}{note}\n"
 
 
 def value_source(value: Any) -> str:
@@ -146,7 +212,7 @@ def value_source(value: Any) -> str:
 
 def _expected_source(reference: Outcome) -> str:
     if reference.kind is Kind.VALUE and reference.value is not None:
-        return f"EXPECTED_VALUE = {array_source(reference.value)}\nEXPECTED_ERROR = None\n"
+        return assignment("EXPECTED_VALUE", reference.value) + "EXPECTED_ERROR = None\n"
     if reference.kind is Kind.ERROR:
         error_class = reference.error_class.value if reference.error_class else "other"
         return f"EXPECTED_VALUE = None\nEXPECTED_ERROR = ({error_class!r}, {f'{reference.error_type}: {reference.message}'!r})\n"
@@ -155,7 +221,7 @@ def _expected_source(reference: Outcome) -> str:
 
 _CHECK = '''
 # -- the check --------------------------------------------------------------------------------
-DTYPE_WORDS = ("dtype", "data type", "registered", "supported", "not implemented", "type mismatch")
+DTYPE_WORDS = ("dtype", "data type", "registered", "supported", "not implemented", "type mismatch", "allowed values", "out_type")
 
 
 def same_bits(got, want):
@@ -165,6 +231,11 @@ def same_bits(got, want):
     if got.dtype.kind in "OUS":
         return got.tolist() == want.tolist()
     return np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+def values(a):
+    """The elements, on one line (NaN, -0.0 and every digit as NumPy prints them)."""
+    return np.array2string(np.asarray(a), separator=", ", threshold=200, max_line_width=10**6).replace("\\n", "")
 
 
 def show_bits(got, want):
@@ -179,8 +250,7 @@ def show_bits(got, want):
 def differs():
     """Run the case; print what the reference expects and what happened; True if they differ."""
     if EXPECTED_ERROR is None:
-        print("expected: value", EXPECTED_VALUE.dtype, list(EXPECTED_VALUE.shape))
-        print(repr(EXPECTED_VALUE))
+        print("expected: value", EXPECTED_VALUE.dtype, list(EXPECTED_VALUE.shape), "=", values(EXPECTED_VALUE))
     else:
         print("expected: error (%s) %s" % EXPECTED_ERROR)
     try:
@@ -191,8 +261,7 @@ def differs():
             return True
         # both raise: a discrepancy only as a dtype error where the reference's error is about indices or shapes
         return any(w in str(exc).lower() for w in DTYPE_WORDS) and EXPECTED_ERROR[0] != "dtype unsupported"
-    print("observed: value", got.dtype, list(got.shape))
-    print(repr(got))
+    print("observed: value", got.dtype, list(got.shape), "=", values(got))
     if EXPECTED_ERROR is not None:
         return True
     if same_bits(got, EXPECTED_VALUE):
@@ -257,6 +326,12 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _said(outcome: Outcome) -> str:
+    """An outcome for the header: its description, a small value's elements, an error's message."""
+    values = values_text(outcome.value) if outcome.kind is Kind.VALUE and outcome.value is not None else ""
+    return outcome.describe() + values + (f": {outcome.message}" if outcome.message else "")
+
+
 def _header(info: OracleInfo, case: Case, reference: Outcome, program: Program, observed: Outcome | None, ml: bool) -> str:
     """The comment that opens a script: what it runs and what it expects."""
     data, indices = np.asarray(case.data), np.asarray(case.indices)
@@ -266,8 +341,8 @@ def _header(info: OracleInfo, case: Case, reference: Outcome, program: Program, 
         f"    {program.call}    with attrs = {value_source(dict(case.attrs))}",
         f"data: {data.dtype} {list(data.shape)}, indices: {indices.dtype} {list(indices.shape)}"
         + (f"; tags: {case.tags.words()}" if case.tags else ""),
-        f"The reference expects: {reference.describe()}" + (f": {reference.message}" if reference.message else ""),
-        *([f"The oracle observed: {observed.describe()}" + (f": {observed.message}" if observed.message else "")] if observed else []),
+        f"The reference expects: {_said(reference)}",
+        *([f"The oracle observed: {_said(observed)}"] if observed else []),
         f"Needs {needs}{' (and ml_dtypes)' if ml else ''}. Exit status 1 and REPRODUCED while {info.name}",
         "still differs from the reference; 0 and 'not reproduced' once it agrees.",
     ]
@@ -291,7 +366,7 @@ def script(info: OracleInfo, case: Case, reference: Outcome, program: Program, o
     text += _banner(f"the op: {case.op}") + unit_source(program.call)
     text += _banner("the case") + ("import ml_dtypes  # noqa: E402\n\n" if ml else "")
     text += "".join(f"{name} = base64.b64decode({base64.b64encode(raw).decode()!r})\n" for name, raw in program.constants.items())
-    text += f"data = {array_source(case.data)}\nindices = {array_source(case.indices)}\nattrs = {value_source(dict(case.attrs))}\n"
+    text += assignment("data", case.data) + assignment("indices", case.indices) + f"attrs = {value_source(dict(case.attrs))}\n"
     text += _expected_source(reference)
     text += '\n\ndef observe():\n    """The case, run as the oracle runs it: its answer as NumPy."""\n'
     text += "    return to_numpy(prepare(call, attrs)(to_native(data), to_native(indices)), data)\n"

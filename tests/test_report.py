@@ -24,6 +24,7 @@ from conformance.report.arrays_view import array_view, differing_coordinates
 from conformance.report.html import render_html
 from conformance.report.markdown import markdown_summary
 from conformance.report.matrix_view import MatrixCell, MatrixRow, matrix_rows
+from conformance.report.run_view import console_head
 from conformance.report.runs import compare_runs, merge_runs
 from conformance.report.views import finding_anchor
 
@@ -104,11 +105,18 @@ MATRIX = {
 }
 
 
+FIGURES: dict[str, Any] = {
+    "class_cases": 40, "oracle_runs": 246, "loop_seconds": 3.2, "atlas_seconds": 0.0, "cases_per_second": 12.5,
+    "oracle_runs_per_second": 76.88, "shrink_seconds": 0.8, "raw_discrepancies": 59, "signatures": 4, "harness_errors": 0,
+}  # fmt: skip (the shape of conformance.tally.Tally.figures)
+
+
 def synthetic_run(seed: int = 3, facts: dict | None = None) -> RunResult:
     """A run with an ONNX, a crash, a string-dtype and a known finding."""
     return RunResult(
-        facts=dict(facts or FACTS), seed=seed, budget={"examples": 200, "seconds": 30}, cases={"numpy": 59, "onnxruntime": 19, "torch": 122, "tensorflow": 6, "jax": 40},
+        facts=dict(facts or FACTS), seed=seed, budget={"max_examples": 200, "budget_s": None, "ops": None}, cases={"numpy": 59, "onnxruntime": 19, "torch": 122, "tensorflow": 6, "jax": 40},
         seconds=4.0, matrix=copy.deepcopy(MATRIX), findings=[onnx_finding(), crash_finding(), string_finding(), known_finding()], raw_discrepancies=59,
+        figures=dict(FIGURES),
     )  # fmt: skip
 
 
@@ -273,7 +281,7 @@ def test_page_highlights_differing_elements_with_their_coordinates(report_dir: P
 def test_page_shows_baseline_note_link_counts_first_find_times_and_run_facts(report_dir: Path) -> None:
     html = (report_dir / "index.html").read_text()
     assert "documented clip semantics differ" in html and 'href="https://github.com/jax-ml/jax/issues/1"' in html
-    assert "stands for <b>40</b> raw examples" in html and "first found after 0.41 s" in html
+    assert "stands for <b>40</b> raw examples" in html and "first found after 0.41 s" in html and "first found after 50.0 ms" in html
     for name, version in VERSIONS.items():
         assert re.search(rf"<tr><td[^>]*>{name}</td>.*?<td[^>]*>{re.escape(version)}</td>.*?</tr>", html), name  # the oracles table
     assert "Linux-x86_64" in html and "cases/s" in html
@@ -312,11 +320,14 @@ def test_compare_needs_exactly_two_results(tmp_path: Path) -> None:
         build_report([synthetic_run()], tmp_path, compare=True)
 
 
-def test_markdown_summary_lists_findings_new_first_and_the_cells_that_do_not_conform() -> None:
+def test_markdown_summary_leads_with_what_is_new_then_lists_findings_new_first_and_the_cells_that_do_not_conform() -> None:
     md = markdown_summary(synthetic_run())
     lines = md.splitlines()
     assert lines[0] == "## gather-conformance: 4 findings (3 new, 1 known)"
-    assert "seed 3" in lines[2] and "torch 2.13.0" in lines[2]
+    assert lines[2] == "**New**: 3 findings not in the baseline; the worst:"
+    assert lines[3].startswith("- F1 torch.gather on torch 2.13.0") and len([x for x in lines[3:7] if x.startswith("- F")]) == 3
+    facts = next(x for x in lines if x.startswith("246 oracle runs"))
+    assert facts.startswith(console_head(synthetic_run())) and "seed 3" in facts and "torch 2.13.0" in facts
     rows = [line for line in lines if line.startswith("| F")]
     assert [r.split(" | ")[1] for r in rows] == ["NEW", "NEW", "NEW", "known"]
     assert rows[0].startswith("| F1 | NEW | torch.gather on torch 2.13.0")  # the crash first
@@ -370,7 +381,8 @@ def test_harness_errors_and_an_incomplete_status_show_and_survive_merging() -> N
     html = render_html(merged)
     assert 'id="harness"' in html and "KeyError: &#39;x&#39;" in html and 'id="run-status"' in html
     md = markdown_summary(merged).splitlines()
-    assert "**Run interrupted**" in md[4] and "**1 harness error** (judge: KeyError: 'x')" == md[5]
+    at = md.index(next(x for x in md if x.startswith("**Run interrupted**")))
+    assert md[at + 1] == "**1 harness error** (judge: KeyError: 'x')"
     assert 'id="harness"' not in render_html(synthetic_run())
 
 

@@ -177,7 +177,27 @@ def test_tensorflow_eager_and_xla_scripts_differ_in_their_mode(ran: dict[str, Ra
         pytest.skip("no TensorFlow")
     eager, xla = (next(r for k, r in ran.items() if k.startswith(f"{n}:tensorflow.gather:")) for n in ("tensorflow", "tensorflow-xla"))
     assert "jit_compile=True" in xla.text and "jit_compile" not in eager.text
-    assert "observed: error InvalidArgumentError" in eager.stdout and "array([2.])" in xla.stdout
+    assert "observed: error InvalidArgumentError" in eager.stdout and "observed: value float64 [1] = [2.]" in xla.stdout
+
+
+def test_small_inputs_are_literal_arrays_and_scripts_print_the_expected_and_observed_values(ran: dict[str, Ran]) -> None:
+    for key, result in ran.items():
+        inputs = [line for line in result.text.splitlines() if line.startswith(("data = ", "indices = ", "EXPECTED_VALUE = "))]
+        assert inputs and not [line for line in inputs if "b64decode" in line], (key, inputs)  # every input here is small and exact
+    torch_nan = next(r for k, r in ran.items() if k.startswith("torch:torch.gather:differs"))
+    assert "data = np.array([[np.nan, 1]], dtype=ml_dtypes.bfloat16)" in torch_nan.text
+    numpy_take = next(r for k, r in ran.items() if k.startswith("numpy:numpy.advanced_indexing:agrees"))
+    assert numpy_take.stdout.splitlines()[:2] == ["expected: value int64 [2] = [5, 0]", "observed: value int64 [2] = [5, 0]"]
+    assert "# The reference expects: value int64[2] = [5, 0]" in numpy_take.text
+
+
+def test_a_nan_payload_is_written_as_bytes_with_its_values_in_a_comment() -> None:
+    from conformance.scripts import assignment
+
+    payload = np.array([0x7FC00001, 0x3FC00000], dtype=np.uint32).view(np.float32)
+    line = assignment("data", payload)
+    assert "b64decode(" in line and line.rstrip().endswith("# [nan, 1.5] (bits exact only as bytes)")
+    assert assignment("data", np.array([np.nan, 1.5], np.float32)) == "data = np.array([np.nan, 1.5], dtype=np.float32)\n"
 
 
 def test_onnx_reproducers_embed_and_attach_their_model(ran: dict[str, Ran]) -> None:

@@ -8,6 +8,13 @@ pull-request comments), ``comparison.json`` when comparing, and one file per
 reproduction script (``scripts/<finding>_<oracle>.py``) and ONNX model
 (``models/<finding>.onnx``) so that each can be downloaded.
 
+The probe atlas (``atlas.json``, :mod:`conformance.atlas`) comes with each
+run: passed in (``atlases``, one per run, as :func:`load_atlases` reads
+them beside the results), carried by the run (an ``atlas`` attribute), or,
+for one run, the ``atlas.json`` already in the report folder (where the
+campaign writes it) when its versions are the run's. Without one the page
+says so and shows the sampled matrix instead.
+
 >>> import tempfile
 >>> from conformance.findings import RunResult
 >>> out = Path(tempfile.mkdtemp())
@@ -23,8 +30,12 @@ import base64
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
+from conformance.atlas import Atlas
 from conformance.findings import RunResult
+from conformance.report.atlas_diff import atlas_changes
+from conformance.report.facts_view import oracle_facts
 from conformance.report.html import render_html
 from conformance.report.markdown import markdown_summary
 from conformance.report.runs import Comparison, compare_runs, merge_runs
@@ -46,6 +57,78 @@ def load_runs(paths: Iterable[str | Path]) -> list[RunResult]:
     [5]
     """
     return [RunResult.load(p) for p in paths]
+
+
+ATLAS_FILE = "atlas.json"
+"""The probe atlas's file, beside a run's ``results.json``."""
+
+
+def atlas_path(path: str | Path) -> Path:
+    """Where the atlas of a run folder or results file is.
+
+    >>> atlas_path("/runs/a").as_posix(), atlas_path("/runs/a/results.json").as_posix()
+    ('/runs/a/atlas.json', '/runs/a/atlas.json')
+    """
+    path = Path(path)
+    return path / ATLAS_FILE if path.is_dir() or not path.suffix else path.parent / ATLAS_FILE
+
+
+def load_atlases(paths: Iterable[str | Path]) -> list[Atlas | None]:
+    """The atlas beside each run (a folder or a results file), None where
+    there is none; a damaged one raises :class:`~conformance.atlas.AtlasFileError` (a ValueError).
+
+    >>> import tempfile
+    >>> load_atlases([tempfile.mkdtemp()])
+    [None]
+    """
+    return [Atlas.load(p) if p.is_file() else None for p in map(atlas_path, paths)]
+
+
+def carried_atlas(run: RunResult) -> Atlas | None:
+    """The atlas a run carries, if it does (an ``atlas`` attribute: an Atlas or its JSON).
+
+    >>> carried_atlas(RunResult({}, 0, {}, {}, 1.0, {}, [])) is None
+    True
+    """
+    value: Any = getattr(run, "atlas", None)
+    if isinstance(value, Atlas) or value is None:
+        return value
+    return Atlas.from_json(value) if isinstance(value, dict) else None
+
+
+def matches_run(atlas: Atlas, run: RunResult) -> bool:
+    """Whether an atlas can be the run's: every oracle both know is at the same version.
+
+    >>> from conformance.atlas import AtlasCell
+    >>> run = RunResult({"oracles": {"torch": {"version": "2.13.0"}}}, 0, {}, {}, 1.0, {}, [])
+    >>> cell = AtlasCell("size", "element gather", "torch.gather", "torch", "2.12.0", "raises", None, True, {})
+    >>> matches_run(Atlas([cell]), run), matches_run(Atlas([]), run)
+    (False, True)
+    """
+    versions = {name: info.get("version") for name, info in oracle_facts(run.facts).items()}
+    return all(versions.get(c.oracle, c.version) == c.version for c in atlas.cells)
+
+
+def report_atlases(
+    runs: Sequence[RunResult], atlases: Sequence[Atlas | None] | None, out_dir: Path, *, compare: bool
+) -> tuple[Atlas | None, Atlas | None]:
+    """``(the shown run's atlas, the old run's atlas when comparing)``: see the module docstring.
+
+    >>> run = RunResult({}, 0, {}, {}, 1.0, {}, [])
+    >>> report_atlases([run], [Atlas([])], Path("/nonexistent"), compare=False)
+    (Atlas(cells=[], errors=[]), None)
+    """
+    given = list(atlases) if atlases is not None else [carried_atlas(r) for r in runs]
+    if len(given) != len(runs):
+        raise ValueError(f"{len(given)} atlases for {len(runs)} runs")
+    if compare:
+        return given[1], given[0]
+    shown = next((a for a in given if a is not None), None)
+    beside = out_dir / ATLAS_FILE
+    if shown is None and len(runs) == 1 and beside.is_file():
+        candidate = Atlas.load(beside)
+        shown = candidate if matches_run(candidate, runs[0]) else None
+    return shown, None
 
 
 def report_outputs(out_dir: Path) -> list[Path]:
@@ -94,12 +177,15 @@ def report_run(runs: Sequence[RunResult], *, compare: bool) -> tuple[RunResult, 
     return runs[1], compare_runs(runs[0], runs[1])
 
 
-def report_files(run: RunResult, comparison: Comparison | None) -> dict[str, str | bytes]:
+def report_files(
+    run: RunResult, comparison: Comparison | None, atlas: Atlas | None = None, old_atlas: Atlas | None = None
+) -> dict[str, str | bytes]:
     """Every file of the report folder: relative path -> content.
 
     >>> sorted(report_files(RunResult({}, 0, {}, {}, 1.0, {}, []), None))
     ['findings.json', 'index.html', 'summary.md']
     """
+    changes = atlas_changes(old_atlas, atlas) if comparison is not None and atlas is not None and old_atlas is not None else None
     files: dict[str, str | bytes] = {}
     for view in finding_views(run.findings):
         files.update({path: text for _, path, text in view.scripts})
@@ -107,25 +193,31 @@ def report_files(run: RunResult, comparison: Comparison | None) -> dict[str, str
             files[view.onnx_file] = base64.b64decode(view.finding.onnx_model_b64)
     files["findings.json"] = json.dumps(run.to_json(), indent=1, default=str)
     if comparison is not None:
-        files["comparison.json"] = json.dumps(comparison.to_json(), indent=1)
-    files["summary.md"] = markdown_summary(run, comparison)
-    files["index.html"] = render_html(run, comparison)
+        files["comparison.json"] = json.dumps(comparison.to_json() | {"atlas": [c.to_json() for c in changes or ()]}, indent=1)
+    files["summary.md"] = markdown_summary(run, comparison, atlas=atlas, changes=changes)
+    files["index.html"] = render_html(run, comparison, atlas=atlas, old_atlas=old_atlas)
     return files
 
 
-def build_report(runs: Sequence[RunResult], out_dir: Path, *, compare: bool = False) -> Path:
+def build_report(
+    runs: Sequence[RunResult], out_dir: Path, *, compare: bool = False, atlases: Sequence[Atlas | None] | None = None
+) -> Path:
     """Write the report folder (see the module docstring) and return the path
     of its ``index.html``.
 
     Without ``compare``, ``runs`` are shards of one run and are merged (a
     ValueError if their facts differ); with ``compare``, exactly two: the old
-    run then the new one, and the report shows the new one and what changed.
-    What an earlier report wrote into ``out_dir`` is removed first
-    (:func:`clear_outputs`); nothing is touched if the runs cannot be combined.
+    run then the new one, and the report shows the new one and what changed
+    (the atlas cells an upgrade changed first, given both runs' atlases).
+    ``atlases``: one per run (None where a run has none), as
+    :func:`load_atlases` reads them. What an earlier report wrote into
+    ``out_dir`` is removed first (:func:`clear_outputs`); nothing is touched
+    if the runs cannot be combined.
     """
-    run, comparison = report_run(runs, compare=compare)
-    files = report_files(run, comparison)
     out_dir = Path(out_dir)
+    run, comparison = report_run(runs, compare=compare)
+    atlas, old_atlas = report_atlases(runs, atlases, out_dir, compare=compare)
+    files = report_files(run, comparison, atlas, old_atlas)
     out_dir.mkdir(parents=True, exist_ok=True)
     clear_outputs(out_dir)
     for name, content in files.items():
@@ -138,4 +230,4 @@ def build_report(runs: Sequence[RunResult], out_dir: Path, *, compare: bool = Fa
     return out_dir / "index.html"
 
 
-__all__ = ["OWNED_PATTERNS", "REPORT_FILES", "build_report", "clear_outputs", "load_runs", "report_files"]
+__all__ = ["ATLAS_FILE", "OWNED_PATTERNS", "REPORT_FILES", "build_report", "clear_outputs", "load_atlases", "load_runs", "report_files"]

@@ -1,32 +1,71 @@
-"""The report page: one self-contained ``index.html`` (CSS and JS inline),
-rendered from the Jinja2 templates in ``conformance/templates/``. The
-behaviour colours and the legend come from :mod:`conformance.behaviour`.
+"""The report page: one self-contained ``index.html`` (CSS and JS inline, no
+network), rendered from the Jinja2 templates in ``conformance/templates/``.
+
+Its first screen is the probe atlas (:mod:`~conformance.report.atlas_view`),
+preceded, when two runs are compared, by the atlas cells the upgrade changed
+(:mod:`~conformance.report.atlas_diff`); then the dtype-support tables, the
+findings (grouped, filterable), the sampled behaviour matrix (collapsed), the
+legend in words and the run facts. Behaviour colours and meanings come from
+:mod:`conformance.behaviour`.
 
 >>> from conformance.findings import RunResult
 >>> page = render_html(RunResult({}, None, {}, {}, 0.0, {}, []))
->>> "No findings" in page, ".b-crash {" in page
-(True, True)
+>>> "No findings" in page, ".b-crash {" in page, 'id="atlas"' in page
+(True, True, True)
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
-from conformance.behaviour import BEHAVIOURS, behaviour_css, css_class, legend
-from conformance.dtypes import summary
+from conformance.atlas import Atlas
+from conformance.behaviour import BEHAVIOURS, Behaviour, behaviour_css, css_class, legend
 from conformance.findings import RunResult
 from conformance.model import Kind
-from conformance.report.facts_view import fact_tables, fact_text, flatten_facts
+from conformance.report.atlas_diff import AtlasChange, atlas_changes
+from conformance.report.atlas_view import atlas_tables
+from conformance.report.dtype_view import dtype_tables
+from conformance.report.facts_view import fact_tables, fact_text, framework_versions, human_duration, oracle_facts
+from conformance.report.finding_groups import FILTERS, filter_options, finding_groups
 from conformance.report.matrix_view import matrix_rows, oracle_columns
+from conformance.report.run_view import console_head, oracle_runs, run_rows
 from conformance.report.runs import Comparison
-from conformance.report.views import KIND_BEHAVIOUR, finding_views, throughput
+from conformance.report.views import KIND_BEHAVIOUR, finding_views
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+ALWAYS = frozenset({Behaviour.CONFORMS})
+NEVER = frozenset({Behaviour.GARBAGE, Behaviour.WRONG_ERROR, Behaviour.INTERNAL, Behaviour.CRASH, Behaviour.TIMEOUT, Behaviour.PROTOCOL})
+NOT_JUDGED = frozenset({Behaviour.UNSUPPORTED, Behaviour.NOT_RUN})
+
+
+def conformance_of(behaviour: Behaviour) -> str:
+    """Whether a behaviour conforms, in words (the legend's last column).
+
+    >>> conformance_of(Behaviour.CONFORMS), conformance_of(Behaviour.WRAPS), conformance_of(Behaviour.CRASH)
+    ('always', "where the op's docs say so", 'never')
+    """
+    if behaviour in ALWAYS:
+        return "always"
+    if behaviour in NEVER:
+        return "never"
+    if behaviour in NOT_JUDGED:
+        return "not judged"
+    return "where the op's docs say so"
+
+
+def legend_rows() -> list[tuple[str, str, str, str]]:
+    """``(word, css class, meaning, conforms)`` for every behaviour, mildest first.
+
+    >>> legend_rows()[0]
+    ('conforms', 'b-conforms', 'returned exactly what the documented semantics give', 'always')
+    """
+    return [(word, cls, meaning, conformance_of(Behaviour(word))) for word, cls, meaning in legend()]
 
 
 def kind_class(kind: str) -> str:
@@ -53,11 +92,53 @@ def kind_css() -> str:
     return "\n".join(rules)
 
 
+def script_json(value: Any) -> Markup:
+    """JSON safe inside a ``<script type="application/json">`` (no ``<`` at all).
+
+    >>> str(script_json({"a": "</script>"}))
+    '{"a":"\\\\u003c/script>"}'
+    """
+    return Markup(json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c"))
+
+
+def breakable(text: str) -> Markup:
+    """Text (escaped) that may wrap after ``_`` and ``.``, never inside a word.
+
+    >>> str(breakable("take_along_axis<"))
+    'take_<wbr>along_<wbr>axis&lt;'
+    """
+    escaped = str(Markup.escape(text))
+    return Markup(escaped.replace("_", "_<wbr>").replace(".", ".<wbr>"))
+
+
+def interned(value: Any) -> dict[str, Any]:
+    """Records whose every string is an index into one table of distinct
+    strings (``{"s": table, "r": records}``): the atlas's evidence repeats
+    the same words thousands of times, and a smaller page opens faster.
+
+    >>> interned([{"a": ["x", "y"]}, {"a": ["x"]}])
+    {'s': ['x', 'y'], 'r': [{'a': [0, 1]}, {'a': [0]}]}
+    """
+    table: dict[str, int] = {}
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, str):
+            return table.setdefault(x, len(table))
+        if isinstance(x, dict):
+            return {k: walk(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [walk(v) for v in x]
+        return x
+
+    records = walk(value)
+    return {"s": list(table), "r": records}
+
+
 def environment() -> Environment:
     """The Jinja2 environment of the report templates (autoescape on).
 
-    >>> environment().filters["css"]("clamps (raw)")
-    'b-clamps-raw'
+    >>> environment().filters["css"]("clamps (raw)"), environment().filters["duration"](20000)
+    ('b-clamps-raw', '5.6 h')
     """
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -69,10 +150,23 @@ def environment() -> Environment:
     env.filters["css"] = css_class
     env.filters["kind_class"] = kind_class
     env.filters["fact"] = fact_text
+    env.filters["duration"] = human_duration
+    env.filters["breakable"] = breakable
     return env
 
 
-def page_context(run: RunResult, comparison: Comparison | None, title: str) -> dict[str, Any]:
+def atlas_context(run: RunResult, atlas: Atlas | None, changes: list[AtlasChange] | None, anchors: dict[str, tuple[str, int]]) -> dict[str, Any]:
+    """The atlas tables and their evidence records (empty without an atlas)."""
+    records: list[dict[str, Any]] = []
+    if atlas is None:
+        return {"atlas_tables": [], "atlas_evidence": script_json(interned(records))}
+    tables = atlas_tables(atlas, run.findings, anchors, oracle_facts(run.facts), changes or (), records)
+    return {"atlas_tables": tables, "atlas_evidence": script_json(interned(records))}
+
+
+def page_context(
+    run: RunResult, comparison: Comparison | None, title: str, atlas: Atlas | None = None, old_atlas: Atlas | None = None
+) -> dict[str, Any]:
     """Everything the page template shows.
 
     >>> sorted(page_context(RunResult({"cores": 2}, 0, {}, {"numpy": 1}, 1.0, {}, []), None, "t")["oracles"])
@@ -80,46 +174,41 @@ def page_context(run: RunResult, comparison: Comparison | None, title: str) -> d
     """
     oracles = oracle_columns(run)
     views = finding_views(run.findings)
-    facts, tables = fact_tables(run.facts)
+    anchors = {v.finding.signature.key(): (v.anchor, v.number) for v in views}
+    groups = finding_groups(views, oracle_facts(run.facts))
+    facts, tables = fact_tables({k: v for k, v in run.facts.items() if k != "case_timeout_s"})
+    changes = atlas_changes(old_atlas, atlas) if comparison is not None and atlas is not None and old_atlas is not None else None
     return {
         "title": title,
         "run": run,
-        "figures": flatten_facts({k: v for k, v in run.figures.items() if not isinstance(v, dict)}),
+        "console_head": console_head(run),
+        "versions": framework_versions(run.facts),
+        "run_rows": run_rows(run),
         "facts": facts,
         "fact_tables": tables,
+        "oracle_runs": oracle_runs(run),
         "oracles": oracles,
         "rows": matrix_rows(run.matrix, oracles, run.findings),
-        "anchors": {v.finding.signature.key(): (v.anchor, v.number) for v in views},
+        "anchors": anchors,
         "findings": views,
-        "legend": legend(),
+        "groups": groups,
+        "filters": FILTERS,
+        "filter_options": filter_options(groups),
+        "legend": legend_rows(),
         "behaviour_css": Markup(behaviour_css()),
         "kind_css": Markup(kind_css()),
-        "throughput": throughput(run),
         "comparison": comparison,
+        "atlas_changes": changes,
         "new_count": sum(f.status == "new" for f in run.findings),
         "known_count": sum(f.status != "new" for f in run.findings),
-        "total_cases": sum(run.cases.values()),
-        **dtype_table(run.dtype_support),
+        "dtype_tables": dtype_tables(run.dtype_support),
+        **atlas_context(run, atlas, changes, anchors),
     }
 
 
-def dtype_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The dtype-support table: one row per (op, oracle, argument), one column per dtype seen.
-
-    >>> t = dtype_table([{"op": "t.g", "oracle": "t", "arg": "index", "dtype": "int32", "documented": False, "statuses": {"rejected (dtype unsupported)": 2}}])
-    >>> t["dtype_names"], t["dtype_rows"][0]["cells"]["int32"]["word"]
-    (['int32'], 'rejected (dtype unsupported)')
-    """
-    names = sorted({r["dtype"] for r in rows}, key=lambda d: (DATA_DTYPES + INDEX_DTYPES + (d,)).index(d))
-    table: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for r in rows:
-        word = summary(r["statuses"])
-        css = "b-conforms" if word == "accepted" else "b-garbage" if word == "wrong" else "b-raises"
-        cells = table.setdefault((r["op"], r["oracle"], r["arg"]), {})
-        cells[r["dtype"]] = {"word": word, "documented": r["documented"], "css": css}
-    return {"dtype_names": names, "dtype_rows": [{"op": o, "oracle": n, "arg": a, "cells": c} for (o, n, a), c in sorted(table.items())]}
-
-
-def render_html(run: RunResult, comparison: Comparison | None = None, title: str = "gather-conformance report") -> str:
+def render_html(
+    run: RunResult, comparison: Comparison | None = None, title: str = "gather-conformance report", *,
+    atlas: Atlas | None = None, old_atlas: Atlas | None = None,
+) -> str:  # fmt: skip
     """The report page as one self-contained HTML string (see the module docstring)."""
-    return environment().get_template("report.html.j2").render(page_context(run, comparison, title))
+    return environment().get_template("report.html.j2").render(page_context(run, comparison, title, atlas, old_atlas))

@@ -1,12 +1,16 @@
 """A short Markdown summary of a run (``summary.md``), for CI logs and
-pull-request comments: the totals, the findings (new first), the matrix cells
-that do not conform and, when comparing, what changed.
+pull-request comments. It leads with what is new and what changed, in a few
+lines (:func:`lead_lines`), then the run's figures (the console's headline),
+the findings table (new first), the atlas rows where frameworks disagree,
+the matrix cells that do not conform and, when comparing, what changed.
 
 >>> from conformance.findings import RunResult
 >>> print(markdown_summary(RunResult({"versions": {"numpy": "2.4.6"}}, 7, {}, {"numpy": 40}, 2.0, {}, [])))
 ## gather-conformance: 0 findings (0 new, 0 known)
 <BLANKLINE>
-seed 7 · 40 cases in 2.0 s (20 cases/s) · 0 raw discrepancies · versions.numpy 2.4.6
+**New**: nothing.
+<BLANKLINE>
+40 oracle runs in 2.0 s · 0 findings (0 new, 0 known) · 0 raw discrepancies · seed 7 · versions.numpy 2.4.6
 <BLANKLINE>
 No findings.
 <BLANKLINE>
@@ -14,14 +18,22 @@ No findings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from conformance.atlas import Atlas
 from conformance.behaviour import severity
+from conformance.compare import SPEC_SILENT
 from conformance.findings import MatrixKey, RunResult
-from conformance.report.facts_view import flatten_facts
+from conformance.report.atlas_diff import AtlasChange, condition_words
+from conformance.report.facts_view import flatten_facts, framework_versions, human_duration
+from conformance.report.run_view import console_head
 from conformance.report.runs import Comparison, cell_summary
 from conformance.report.views import FindingView, finding_views
 
 MAX_ROWS = 30
 """Rows per Markdown table before "... and N more"."""
+LEAD_ITEMS = 3
+"""New findings and changes named in the lead lines (the rest counted)."""
 
 
 def table_cell(text: str) -> str:
@@ -58,17 +70,66 @@ def headline(run: RunResult) -> str:
 
 
 def facts_line(run: RunResult) -> str:
-    """Seed, cases, time, throughput and versions in one line.
+    """The console's headline, then the seed and the versions, in one line.
 
-    >>> facts_line(RunResult({"oracles": [{"name": "jax", "version": "0.10.2"}]}, 1, {}, {"jax": 3}, 0.0, {}, []))
-    'seed 1 · 3 cases in 0.0 s · 0 raw discrepancies · jax 0.10.2'
+    >>> facts_line(RunResult({"oracles": [{"name": "jax", "framework": "jax", "version": "0.10.2"}]}, 1, {}, {"jax": 3}, 0.0, {}, []))
+    '3 oracle runs in 0.0 s · 0 findings (0 new, 0 known) · 0 raw discrepancies · seed 1 · jax 0.10.2'
     """
-    cases = sum(run.cases.values())
-    rate = f" ({cases / run.seconds:.0f} cases/s)" if run.seconds else ""
-    facts = flatten_facts(run.facts).items()
-    versions = [f"{k.removeprefix('oracles.').removesuffix('.version')} {v}" for k, v in facts if "version" in k]
-    totals = [f"seed {run.seed}", f"{cases} cases in {run.seconds:.1f} s{rate}"]
-    return " · ".join([*totals, f"{run.raw_discrepancies} raw discrepancies", *versions])
+    versions = framework_versions(run.facts) or [f"{k} {v}" for k, v in flatten_facts(run.facts).items() if "version" in k]
+    return " · ".join([console_head(run), f"seed {run.seed}", *versions])
+
+
+def lead_lines(views: Sequence[FindingView], comparison: Comparison | None, changes: Sequence[AtlasChange] | None) -> list[str]:
+    """What is new and what changed, in a few lines: the new findings (the
+    worst named), and when comparing, the atlas cells and findings that changed.
+
+    >>> lead_lines([], Comparison(), [])
+    ['**New**: nothing.', '', '**Changed** since the compared run: nothing.', '']
+    """
+    new = [v for v in views if v.finding.status == "new" and v.finding.signature.outcome != SPEC_SILENT]
+    silent = sum(v.finding.status == "new" and v.finding.signature.outcome == SPEC_SILENT for v in views)
+    also = f" (and {silent} where the docs are silent)" if silent else ""
+    if new:
+        lines = [f"**New**: {len(new)} finding{'s' * (len(new) != 1)} not in the baseline{also}; the worst:"]
+        lines += [f"- F{v.number} {v.words}" for v in new[:LEAD_ITEMS]]
+        if len(new) > LEAD_ITEMS:
+            lines.append(f"- … and {len(new) - LEAD_ITEMS} more (table below)")
+    else:
+        lines = [f"**New**: nothing{also}."]
+    if comparison is not None:
+        cells = list(changes or ())
+        parts = [f"{len(cells)} atlas cell{'s' * (len(cells) != 1)}"] if changes is not None else []
+        parts += [f"{len(comparison.appeared)} finding(s) appeared", f"{len(comparison.disappeared)} disappeared"]
+        lines.append("")
+        if not cells and comparison.is_empty():
+            lines.append("**Changed** since the compared run: nothing.")
+        else:
+            lines.append(f"**Changed** since the compared run: {', '.join(parts)}:")
+            lines += [f"- {c.words()} · {c.where()}" for c in cells[:LEAD_ITEMS]]
+            lines += [f"- appeared: {f.signature.words()}" for f in comparison.appeared[: max(0, LEAD_ITEMS - len(cells))]]
+    return [*lines, ""]
+
+
+def atlas_lines(atlas: Atlas) -> list[str]:
+    """The atlas in a table: each (class, condition) where the ops disagree, with who does what.
+
+    >>> from conformance.atlas import AtlasCell
+    >>> cells = [AtlasCell("size", "element gather", op, o, "1", b, None, d, {}) for op, o, b, d in
+    ...          [("torch.gather", "torch", "raises", True), ("numpy.take_along_axis", "numpy", "clamps", False)]]
+    >>> atlas_lines(Atlas(cells))[-1]
+    '| element gather | index size | raises: torch.gather (torch) · clamps ⚠: numpy.take_along_axis (numpy) |'
+    """
+    rows: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for c in atlas.cells:
+        if c.behaviour not in ("not supported", "not run"):
+            word = c.behaviour + ("" if c.documented else " ⚠")
+            rows.setdefault((c.eq_class, c.condition), {}).setdefault(word, []).append(f"{c.op} ({c.oracle})")
+    disagree = [(k, v) for k, v in rows.items() if len({w.removesuffix(" ⚠") for w in v}) > 1]
+    if not disagree:
+        return ["The probe atlas: every op of each class behaves alike on every condition.", ""]
+    table_rows = [[eq, condition_words(cond), " · ".join(f"{w}: {', '.join(who)}" for w, who in v.items())] for (eq, cond), v in disagree]
+    head = f"### Where the frameworks disagree ({len(disagree)} of {len(rows)} atlas rows; ⚠ departs from its docs)"
+    return [head, "", *table(["class", "condition", "who does what"], table_rows)]
 
 
 def row_words(key: MatrixKey) -> str:
@@ -121,11 +182,11 @@ def comparison_lines(comparison: Comparison) -> list[str]:
     """The "changes since the old run" section.
 
     >>> comparison_lines(Comparison())
-    ['### Changes since the compared run', '', 'Nothing changed.', '']
+    ['### Changes since the compared run', '', 'No finding changed.', '']
     """
     lines = ["### Changes since the compared run", ""]
     if comparison.is_empty():
-        return lines + ["Nothing changed.", ""]
+        return lines + ["No finding changed.", ""]
     for label, found in (("Appeared", comparison.appeared), ("Disappeared", comparison.disappeared)):
         lines += [f"**{label}** ({len(found)}):" if found else f"**{label}**: none"]
         lines += [f"- {f.signature.words()}" for f in found[:MAX_ROWS]]
@@ -145,21 +206,26 @@ def finding_row(view: FindingView) -> list[str]:
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("huge",))
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {}, count=2)
     >>> finding_row(finding_views([f])[0])
-    ['F1', 'NEW', 't.g on t 1 (cpu, eager): crash, for huge', '2', '0.00 s']
+    ['F1', 'NEW', 't.g on t 1 (cpu, eager): crash, for huge', '2', '0 s']
     """
     f = view.finding
     status = f.status.upper() if f.status == "new" else f.status
-    return [f"F{view.number}", status, view.words, str(f.count), f"{f.first_seen_s:.2f} s"]
+    return [f"F{view.number}", status, view.words, str(f.count), human_duration(f.first_seen_s)]
 
 
-def markdown_summary(run: RunResult, comparison: Comparison | None = None) -> str:
-    """The whole ``summary.md`` (see the module docstring)."""
-    lines = [headline(run), "", facts_line(run), "", *warning_lines(run)]
-    rows = [finding_row(v) for v in finding_views(run.findings)]
+def markdown_summary(
+    run: RunResult, comparison: Comparison | None = None, *, atlas: Atlas | None = None, changes: Sequence[AtlasChange] | None = None
+) -> str:
+    """The whole ``summary.md`` (see the module docstring); ``changes``: the atlas cells an upgrade changed."""
+    views = finding_views(run.findings)
+    lines = [headline(run), "", *lead_lines(views, comparison, changes), facts_line(run), "", *warning_lines(run)]
+    rows = [finding_row(v) for v in views]
     if rows:
         lines += table(["#", "status", "signature", "examples", "first seen"], rows) + [""]
     else:
         lines += ["No findings.", ""]
+    if atlas is not None:
+        lines += atlas_lines(atlas) + [""]
     cells = nonconforming_cells(run)
     if cells:
         lines += ["### Behaviour matrix: cells that do not conform", ""]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from conformance.behaviour import UNKNOWN_SEVERITY, Behaviour, severity
 from conformance.catalog import spec
-from conformance.findings import Finding, RunResult
+from conformance.findings import Finding
 from conformance.model import Kind, Outcome
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
@@ -201,12 +201,3 @@ def finding_views(findings: Sequence[Finding]) -> list[FindingView]:
     """Findings in report order (:func:`finding_order`), numbered F1, F2, ...
     (see the module docstring for an example)."""
     return [finding_view(number, f) for number, f in enumerate(sorted(findings, key=finding_order), start=1)]
-
-
-def throughput(run: RunResult) -> list[tuple[str, int, float]]:
-    """(oracle, cases, cases per second) per oracle.
-
-    >>> throughput(RunResult({}, 0, {}, {"numpy": 50}, 2.0, {}, []))
-    [('numpy', 50, 25.0)]
-    """
-    return [(o, n, n / run.seconds if run.seconds else 0.0) for o, n in run.cases.items()]
