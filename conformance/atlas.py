@@ -60,7 +60,7 @@ from typing import Any
 from conformance.catalog import specs
 from conformance.compare import PolicyValues, judge, reference_outcome
 from conformance.evaluate import Judged, OracleLike, dispatch
-from conformance.model import Case, Kind, OracleInfo, Outcome, Reproducer
+from conformance.model import Case, Kind, OracleInfo, Outcome, Reproducer, read_json_file
 from conformance.plans import EqClass
 from conformance.probes import CONDITIONS, Probe, all_probes, cases_of, condition_order
 
@@ -154,16 +154,7 @@ class Atlas:
         conformance.atlas.AtlasFileError: /nonexistent/atlas.json: cannot read it (No such file or directory)
         """
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except IsADirectoryError:
-            raise AtlasFileError(f"{path}: is a directory, not an atlas file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AtlasFileError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
-        try:
-            d = json.loads(text)
-        except ValueError as exc:
-            raise AtlasFileError(f"{path}: not JSON ({'empty file' if not text.strip() else exc})") from None
+        d = read_json_file(path, "an atlas file", AtlasFileError)
         if not isinstance(d, dict) or "cells" not in d or "format" not in d:
             raise AtlasFileError(f"{path}: not a gather-conformance atlas file (expected an object with \"format\" and \"cells\")")
         if d["format"] != ATLAS_FORMAT:

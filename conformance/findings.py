@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from conformance.behaviour import Behaviour
-from conformance.model import Case, Outcome  # re-exported: one call of an op and its answer
+from conformance.model import (  # Case, Outcome re-exported: one call of an op and its answer
+    Case,
+    Outcome,
+    read_json_file,
+)
 
 RESULTS_FORMAT = 3
 """Version of the ``results.json`` / ``findings.json`` layout (written as ``"format"``)."""
@@ -219,16 +223,7 @@ class RunResult:
         conformance.findings.ResultsFileError: /nonexistent/results.json: cannot read it (No such file or directory)
         """
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except IsADirectoryError:
-            raise ResultsFileError(f"{path}: is a directory, not a results file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ResultsFileError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
-        try:
-            d = json.loads(text)
-        except ValueError as exc:
-            raise ResultsFileError(f"{path}: not JSON ({'empty file' if not text.strip() else exc})") from None
+        d = read_json_file(path, "a results file", ResultsFileError)
         if not isinstance(d, dict) or d.get("format") != RESULTS_FORMAT:
             found = d.get("format") if isinstance(d, dict) else type(d).__name__
             raise ResultsFileError(f"{path}: not a gather-conformance results file of format {RESULTS_FORMAT} (format: {found!r})")

@@ -19,9 +19,11 @@ OpKey(framework='onnx', name='Gather', opset=13)
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -354,3 +356,26 @@ class InProcessOracle(Protocol):
     def run_in_process(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Outcome: ...
 
     def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer: ...
+
+
+def read_json_file(path: Path, kind: str, error: type[ValueError]) -> Any:
+    """The JSON in ``path``, or ``error`` naming the file and what is wrong
+    (unreadable, a directory, not JSON): the one reader of every versioned
+    file (results, atlas). ``kind`` says what the file should be ("a results file").
+
+    >>> read_json_file(Path("/nonexistent/x.json"), "a results file", ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: /nonexistent/x.json: cannot read it (No such file or directory)
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not {kind}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise error(f"{path}: not JSON ({'empty file' if not text.strip() else exc})") from None
+
