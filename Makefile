@@ -21,7 +21,7 @@ test: $(STAMP) browser
 	$(BIN)/ruff check conformance oracles tests benchmarks
 	$(BIN)/python -m mypy
 	mkdir -p $${GC_ARTIFACTS:-.artifacts}
-	$(BIN)/python -m pytest -q --junitxml=$${GC_ARTIFACTS:-.artifacts}/junit.xml
+	$(BIN)/python -m pytest -q -n auto --junitxml=$${GC_ARTIFACTS:-.artifacts}/junit.xml
 
 # Debian's chromium + chromedriver for the report's browser test (never a browser download).
 browser:
