@@ -82,6 +82,9 @@ class Entry:
     link: str = ""
     at_fault: str = ""
     reproducers: tuple[dict[str, Any], ...] = ()
+    standalone: bool = True
+    """False where the behaviour shows only after other cases ran in the same
+    process (torch.compile's caches): replay lists the entry as skipped."""
 
     def matches(self, sig: Signature) -> bool:
         """Whether ``sig`` is this root cause (at a version in range)."""
@@ -120,7 +123,9 @@ def entry_problems(d: Any) -> list[str]:
         return [f"an entry must be an object, got {type(d).__name__}"]
     problems = [f"missing {k}" for k in REQUIRED if k not in d]
     problems += [f"unknown key {k!r} (known: {', '.join(KNOWN)})" for k in d if k not in KNOWN]
-    problems += [f"{k} must be a string" for k in KNOWN if k not in ("condition", "reproducers") and k in d and not isinstance(d[k], str)]
+    problems += [f"{k} must be a string" for k in KNOWN if k not in ("condition", "reproducers", "standalone") and k in d and not isinstance(d[k], str)]
+    if not isinstance(d.get("standalone", True), bool):
+        problems.append("standalone must be true or false")
     if not isinstance(d.get("condition", []), list) or not all(isinstance(t, str) for t in d.get("condition", [])):
         problems.append("condition must be a list of strings")
     reproducers = d.get("reproducers", [])

@@ -6,7 +6,7 @@ its root cause; ``fixed`` when each of them now conforms (fixed upstream:
 the gate fails until the entry is removed or its version range ends);
 ``changed`` when one shows another root cause (the behaviour changed: the
 gate fails); ``skipped`` when no oracle here matches its oracle at a version
-in its range (listed, never a failure). Nothing here depends on a seed: the
+in its range, or marked not ``standalone`` (listed, never a failure). Nothing here depends on a seed: the
 reproducers are exact inputs and attributes.
 
 >>> import numpy as np
@@ -84,6 +84,8 @@ def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Repl
     bounded = {o.name for o in oracles if _has_time_limit(o)}
     plan: list[tuple[int, str, Case]] = []
     for n, entry in enumerate(entries):
+        if not entry.standalone:
+            continue
         for name in _oracles_for(entry, infos):
             if entry.outcome in FAULTS and name not in bounded:
                 continue  # a hang or crash replayed in this process would take the gate down with it
@@ -107,6 +109,8 @@ def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Repl
 def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
     if not seen:
         why = "no reproducer stored" if not entry.reproducers else f"no oracle {entry.oracle} at {entry.versions or 'any version'} here"
+        if not entry.standalone:
+            why = "not standalone: it shows only after other cases ran in the same process"
         if entry.reproducers and entry.outcome in FAULTS:
             why += " (a hang or crash is replayed only by an isolated oracle)"
         return Replayed(entry, "skipped", why)

@@ -74,3 +74,10 @@ def test_entries_without_reproducers_are_invalid() -> None:
 def test_the_packaged_baseline_is_valid_and_every_entry_has_a_reproducer() -> None:
     entries = bl.load()
     assert entries and all(e.reproducers for e in entries)
+
+
+def test_an_entry_that_is_not_standalone_is_skipped_not_judged() -> None:
+    from dataclasses import replace
+
+    (r,) = replay([replace(ENTRY, standalone=False)], [Fake("raise")])
+    assert (r.status, r.fails) == ("skipped", False) and "not standalone" in r.detail
