@@ -29,6 +29,7 @@ changed. :func:`accepting` says which entry (if any) accepts a finding.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -37,6 +38,7 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from conformance import rootcause
 from conformance.findings import Finding, RunResult, Signature
 
 DEFAULT_PATH = Path(__file__).with_name("baseline.json")
@@ -93,6 +95,13 @@ class Entry:
         if len(self.condition) != len(sig.tags) or not all(fnmatchcase(t, want) for t, want in zip(sig.tags, self.condition)):
             return False
         return in_range(sig.version, self.versions)
+
+    def accepts(self, sig: Signature, fits: Collection[str] = ()) -> bool:
+        """Whether a single sighting ``sig`` (``fits``: the behaviour words
+        that fit its example) is this root cause once settled
+        (:func:`~conformance.rootcause.settled_forms`): how a reproducer
+        replayed alone is judged."""
+        return any(self.matches(s) for s in rootcause.settled_forms(sig, fits))
 
     def describe(self) -> str:
         pol = f", policy {self.policy}" if self.policy else ""

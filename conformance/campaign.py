@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
-from conformance.atlas import run_atlas
+from conformance.atlas import limited, run_atlas
 from conformance.evaluate import OracleLike, evaluate
 from conformance.finding_builder import build_findings
 from conformance.findings import RunResult
@@ -220,7 +220,9 @@ def run_campaign(
     if stop.is_set():
         shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
     progress.phase("shrinking", len(tally.first))
-    findings = build_findings(tally, oracles, infos, settings, shrink_end=shrink_end, progress=progress)
+    # a shrink candidate may hang a framework where a probe did: the atlas's limit, not a drawn case's
+    builders = [limited(o, settings.probe_timeout) for o in oracles] if settings.atlas else oracles
+    findings = build_findings(tally, builders, infos, settings, shrink_end=shrink_end, progress=progress)
     total_s = time.monotonic() - start
     broken = {o.name: reason for o in oracles if (reason := _broken(o))}
     if broken:  # said once, here; their remaining cases were counted as not run

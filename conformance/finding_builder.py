@@ -16,17 +16,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from conformance.behaviour import Behaviour
 from conformance.compare import reference_outcome
 from conformance.evaluate import Judged, OracleLike, evaluate
 from conformance.findings import Finding, Signature
 from conformance.model import Case, Kind, OracleInfo, Outcome
+from conformance.rootcause import still_shows
 from conformance.settings import Progress, Settings
 from conformance.shrink import shrink, widened
+from conformance.shrink_arrays import Arrays, shrink_arrays
 from conformance.strategies import ClassCase
 from conformance.tally import First, Tally, class_case_json, harness_error
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
+SMALL_DATA, SMALL_INDICES = 4, 2
+"""A reproducer at most this large (data, index elements) is not cut further."""
+ARRAY_SHRINK_EVALS = 30
+"""Most candidates evaluated while cutting one finding's arrays down."""
 
 
 def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
@@ -60,9 +68,28 @@ def _keeps(sig: Signature, op: str, oracle: OracleLike, infos: Mapping[str, Orac
             return False
         note_faults(tally, cc, judged)
         stopped = sig.outcome != "timeout" and any(j.outcome.kind is Kind.TIMEOUT for j in judged)
-        return any(j.signature() == sig for j in judged)
+        return any(_shows(j, sig) for j in judged)
 
     return keeps
+
+
+def _shows(j: Judged, sig: Signature) -> bool:
+    return not j.verdict.conforms and still_shows(j.signature(), sig)
+
+
+def _slimmed(sig: Signature, small: ClassCase, case: Case, oracle: OracleLike, infos: Mapping[str, OracleInfo], deadline: float | None) -> Arrays | None:
+    """The finding's arrays cut down (:mod:`conformance.shrink_arrays`) where
+    they are larger than a minimal case needs (a probe's arrays, which no
+    class case derives), judged on the finding's own oracle and op only."""
+    data, indices = np.asarray(case.data), np.asarray(case.indices)
+    if data.size <= SMALL_DATA and indices.size <= SMALL_INDICES or small.data_shape != data.shape or small.index_shape != indices.shape:
+        return None
+
+    def keeps(cc: ClassCase, d: np.ndarray, i: np.ndarray) -> bool:
+        return any(_shows(j, sig) for j in evaluate(cc, [oracle], infos, [case.op], arrays=(d, i)))
+
+    slim = shrink_arrays(small, data, indices, keeps, ARRAY_SHRINK_EVALS, deadline)
+    return slim if slim[1].size + slim[2].size < data.size + indices.size else None
 
 
 def _sibling(j: Judged) -> dict[str, Any]:
@@ -88,25 +115,36 @@ def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike], observ
 
 def make_finding(
     sig: Signature, first: First, small: ClassCase, oracles: Sequence[OracleLike], infos: Mapping[str, OracleInfo],
-    tally: Tally, seed: int | None,
+    tally: Tally, seed: int | None, deadline: float | None = None,
 ) -> Finding:  # fmt: skip
     """A finding from a minimal class case: the op's case, reference, every
     oracle's outcome on it, every sibling op's outcome, and the reproducers.
-    If the minimal case no longer shows ``sig`` (a flaky oracle), the first
-    example is kept."""
-    judged = evaluate(small, oracles, infos)
-    note_faults(tally, small, judged)
+    If the minimal case no longer shows ``sig`` (a flaky oracle, a probe),
+    the first example is kept; arrays larger than a minimal case needs are
+    cut down (before ``deadline``)."""
+    by_name = {o.name: o for o in oracles}
     op = first.judged.case.op
-    hit = next((j for j in judged if j.case.op == op and j.signature() == sig), None)
-    if hit is None:  # kept as first seen (a flaky oracle, or a probe whose values the class case cannot derive)
-        small, hit = first.class_case, first.judged
-        judged = [j for j in evaluate(small, oracles, infos, arrays=(hit.case.data, hit.case.indices)) if j.case.op == op] or [hit]
+    hit, judged = None, []
+    if not (first.probe and small == first.class_case):  # a probe's values: its class case does not derive them
+        judged = evaluate(small, oracles, infos)
+        note_faults(tally, small, judged)
+        hit = next((j for j in judged if j.case.op == op and _shows(j, sig)), None)
+    if hit is None:  # a flaky oracle, or a probe: the first example's own arrays
+        small = first.class_case
+    case = first.judged.case if hit is None else hit.case
+    slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline)
+    if slim is not None or hit is None:  # cut down: judged on the finding's op only
+        small, data, indices = slim or (small, case.data, case.indices)
+        judged = evaluate(small, oracles, infos, [op], arrays=(data, indices))
+        note_faults(tally, small, judged)
+        hit = next((j for j in judged if _shows(j, sig)), None) or first.judged
+        judged = judged or [hit]
     own = [j for j in judged if j.case.op == op]
     case = hit.case
     ref = reference_outcome(case)
     with_op = [o for o in oracles if op in infos[o.name].ops]
     scripts, model = _reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
-    also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and j.signature() == sig}
+    also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
     return Finding(
         signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=tally.counts[sig],
         first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
@@ -157,6 +195,7 @@ def build_findings(
 ) -> list[Finding]:  # fmt: skip
     """Every signature of ``tally`` as a finding, in order of first sighting
     (including crash/timeout signatures met while shrinking)."""
+    tally.settle()
     by_name = {o.name: o for o in oracles}
     findings: list[Finding] = []
     done: set[Signature] = set()
@@ -176,8 +215,8 @@ def build_findings(
                 finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed, _variants(tally, sig))
             else:
                 keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, tally)
-                small = shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
-                finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed)
+                small = first.class_case if first.probe else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
+                finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed, shrink_end)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed, _variants(tally, sig))

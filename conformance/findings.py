@@ -57,7 +57,8 @@ class Signature:
         'torch.gather on torch 2.13.0 (cpu, eager): error, observed policy raises, for negative'
         """
         pol = f", observed policy {self.policy}" if self.policy else ""
-        return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}, for {', '.join(sorted(self.tags))}"
+        cond = f", for {', '.join(sorted(self.tags))}" if self.tags else ""
+        return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}{cond}"
 
     def across_versions(self) -> Signature:
         """The same behaviour at any version: what stays equal across an upgrade.

@@ -53,7 +53,7 @@ from enum import Enum
 
 import numpy as np
 
-from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.catalog import spec
 from conformance.model import Case
 from conformance.plans import EqClass
@@ -231,6 +231,10 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
     (Condition("empty-indices", "empty indices", _EM, ALL),
      _by_class({E: _Spec((2, 5, 2), (2, 0, 2), 1), F: _Spec((2, 3), (0,)), B: _Spec((2, 5, 2), (0,), 1), N: _Spec((5, 4), (0, 1))})),
     (Condition("zero-batch", "a zero batch dimension", _EM, (B, N)), _batch((0, 5), (0, 3))),
+    (Condition("empty-axis-scalar-oob", "a 0-d (ND: one-coordinate) index into an empty last axis", _EM, (F, B, N)),
+     _by_class({F: _Spec((0,), (), put=_const(1)), B: _Spec((2, 0), (), 1, put=_const(1)), N: _Spec((0,), (1,), put=_const(1))})),
+    (Condition("empty-outer-scalar", "a 0-d index in range, an empty outer dimension", _EM, (B,)),
+     _by_class({B: _Spec((0, 2), (), 1, put=_const(1))})),
     (Condition("data-0d", "0-d data", _R, ALL),
      _by_class({E: _Spec((), (), 0), F: _Spec((), (2,)), B: _Spec((), (1,), 0), N: _Spec((), (1, 1))})),
     (Condition("index-0d", "a 0-d index", _R, ALL),
@@ -264,6 +268,7 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
     (Condition("index-float", "float32 indices (bad input)", _D, ALL), _base(index_dtype="float32")),
     *((Condition(f"data-{d}", f"{d} data", _D, ALL), _base(data_dtype=d)) for d in DATA_DTYPES),
     (Condition("data-nan-payloads", "float32 NaN data with distinct payloads and signs", _D, ALL), _base(data="nan")),
+    (Condition("data-nan-payloads-bf16", "bfloat16 NaN data with distinct payloads and signs", _D, ALL), _base(data="nan", data_dtype="bfloat16")),
     (Condition("data-negative-zero", "float32 data of -0.0 and 0.0", _D, ALL), _base(data="-0")),
     (Condition("layout-strided", "non-contiguous (every other element)", _L, ALL), _base(layout="strided")),
     (Condition("layout-negative-stride", "a negative stride", _L, ALL), _base(layout="negative-stride")),
@@ -311,9 +316,10 @@ def _indices(cc: ClassCase, put: Put | None) -> np.ndarray:
 
 def _data(s: _Spec) -> np.ndarray:
     n = math.prod(s.data_shape)
-    if s.data == "nan":  # quiet NaNs, each its own payload, signs alternating
-        bits = (np.uint32(0x7FC00001) + np.arange(n, dtype=np.uint32)) | (np.arange(n, dtype=np.uint32) % 2 << 31)
-        return bits.astype(np.uint32).view(np.float32).reshape(s.data_shape)
+    if s.data == "nan":  # quiet NaNs, each its own payload, signs alternating (float32 or bfloat16 bits)
+        wide = s.data_dtype != "bfloat16"
+        bits = (0x7FC00001 if wide else 0x7FC1) + np.arange(n) | np.arange(n) % 2 << (31 if wide else 15)
+        return bits.astype(np.uint32 if wide else np.uint16).view(np.float32 if wide else as_dtype("bfloat16")).reshape(s.data_shape)
     if s.data == "-0":
         return np.where(np.arange(n) % 2 == 0, -0.0, 0.0).astype(np.float32).reshape(s.data_shape)
     return data_values(s.data_dtype, s.data_shape, 0)

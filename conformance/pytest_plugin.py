@@ -39,6 +39,7 @@ from conformance.atlas import limited
 from conformance.compare import PolicyValues, judge, reference_outcome
 from conformance.evaluate import OracleLike, dispatch
 from conformance.execution import registry
+from conformance.findings import Signature
 from conformance.model import Case, OracleInfo
 from conformance.probes import all_probes, cases_of
 from conformance.settings import PROBE_TIMEOUT_S
@@ -97,13 +98,14 @@ class _Oracles:
 _ORACLES = _Oracles()
 
 
-def _run(oracle: OracleLike, cases: list[Case]) -> Iterator[tuple[Case, Any]]:
-    """Each case judged on the oracle: ``(case, signature or None when it conforms)``."""
+def _run(oracle: OracleLike, cases: list[Case]) -> Iterator[tuple[Signature | None, frozenset[str]]]:
+    """Each case judged on the oracle: its signature (``None`` when it
+    conforms) and the behaviour words that fit its answer."""
     info = oracle.info()
     for case, got in zip(cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])):
         ref = reference_outcome(case)
         verdict = judge(case, ref, got, PolicyValues(case))
-        yield case, None if verdict.conforms else rootcause.signature(case, info, verdict, got, ref)
+        yield None if verdict.conforms else rootcause.signature(case, info, verdict, got, ref), rootcause.example_words(case, got)
 
 
 class AtlasItem(pytest.Item):
@@ -115,10 +117,10 @@ class AtlasItem(pytest.Item):
 
     def runtest(self) -> None:
         new, known = [], set()
-        for _, sig in _run(_ORACLES.get(self.oracle), self.cases):
+        for sig, fits in _run(_ORACLES.get(self.oracle), self.cases):
             if sig is None:
                 continue
-            entry = next((e for e in self.entries if e.matches(sig)), None)
+            entry = next((e for e in self.entries if e.accepts(sig, fits)), None)
             if entry is None:
                 new.append(sig.words())
             else:
@@ -141,10 +143,10 @@ class BaselineItem(pytest.Item):
         self.add_marker(pytest.mark.xfail(strict=True, raises=KnownDiscrepancy, reason=f"baseline: {entry.note[:120]}"))
 
     def runtest(self) -> None:
-        ((_, sig),) = list(_run(_ORACLES.get(self.oracle), [self.case]))
+        ((sig, fits),) = list(_run(_ORACLES.get(self.oracle), [self.case]))
         if sig is None:
             return  # conforms now: XPASS(strict) fails the run, naming the entry
-        if self.entry.matches(sig):
+        if self.entry.accepts(sig, fits):
             raise KnownDiscrepancy(self.entry.describe())
         raise NewDiscrepancy(f"the reproducer of '{self.entry.describe()}' now shows: {sig.words()}")
 

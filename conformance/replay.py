@@ -17,7 +17,7 @@ reproducers are exact inputs and attributes.
 ...     def info(self): return OracleInfo("clip", "numpy", "1.0", "cpu", "eager", ("numpy.take",))
 ...     def run_many(self, cases): return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
 >>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
->>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", condition=("oob-above",),
+>>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", condition=("bad index",),
 ...           versions=">=1", reproducers=(case.to_json(),))
 >>> [(r.status, r.detail) for r in replay([e], [Clip()])]
 [('reproduces', '1 of 1 reproducers show it on clip 1.0')]
@@ -101,7 +101,7 @@ def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Repl
         ref = reference_outcome(case)
         verdict = judge(case, ref, got, PolicyValues(case))
         sig = rootcause.signature(case, infos[name], verdict, got, ref)
-        kind = "fixed" if verdict.conforms else "reproduces" if entries[n].matches(sig) else "changed"
+        kind = "fixed" if verdict.conforms else "reproduces" if entries[n].accepts(sig, rootcause.example_words(case, got)) else "changed"
         seen.setdefault(n, []).append((kind, f"{name} {infos[name].version}" if kind != "changed" else sig.words()))
     return [_status(entry, seen.get(n, [])) for n, entry in enumerate(entries)]
 

@@ -22,8 +22,14 @@ A finding is one root cause (a :class:`~conformance.findings.Signature`):
   - a precondition accepted that the docs reject is one finding per rule
     broken (``precondition: rank mismatch``...), read off the reference's
     error, whatever the indices;
-  - a policy seen on bad indices is one finding per index regime (wraps on
-    ``oob-above``), whatever the shapes;
+  - a policy seen on bad indices is one finding per behaviour (wraps, on
+    ``bad index``), whatever the regime (negative, above, below, at the
+    dtype's limits: the regimes are variants) and the shapes; indices
+    beyond int32 are their own condition (``index beyond int32``: where a
+    framework narrows them, the word depends on the value drawn), and
+    :func:`merged_into` settles them once drawing ends;
+  - an internal error is one finding per oracle and op family, whatever the
+    input (the regimes are variants), as a hang is;
   - a NaN payload not kept is one finding per data dtype; an error where
     the reference gives a value, on empty data, is one (``empty data``);
   - a timeout is one finding per oracle and op family (``hangs``): where a
@@ -49,13 +55,24 @@ regimes, data and index dtypes, each with a count.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import replace
 
 import numpy as np
 
 from conformance.arrays import dtype_family, dtype_name
 from conformance.behaviour import Behaviour
-from conformance.compare import DTYPE_REJECTED, NAN_PAYLOAD, UNDOCUMENTED_DTYPE, Verdict
+from conformance.compare import (
+    DTYPE_REJECTED,
+    INTERNAL,
+    NAN_PAYLOAD,
+    SPEC_SILENT,
+    UNDOCUMENTED_DTYPE,
+    PolicyValues,
+    Verdict,
+    fitting_words,
+    observed_policy,
+)
 from conformance.findings import Signature
 from conformance.model import Case, ErrorClass, Kind, OpKey, OracleInfo, Outcome
 from conformance.strategies import POLICY_REGIMES
@@ -83,7 +100,97 @@ PRECONDITION_RULES: tuple[tuple[str, str], ...] = (
 """The rule a precondition error of the reference names (first match of a
 fragment of its message), as a short condition."""
 
+BAD_INDEX = "bad index"
+BEYOND_INT32 = "index beyond int32"
+"""The two conditions of an index policy: ordinary bad indices, and indices
+that do not fit in int32 (where a framework that narrows them answers
+whatever the narrowed value reads)."""
+
 _POLICY_WORDS = frozenset({Behaviour.WRAPS, Behaviour.CLAMPS, Behaviour.CLAMPS_RAW, Behaviour.ZERO_FILLS, Behaviour.FILLS, Behaviour.AMBIGUOUS, Behaviour.GARBAGE})
+
+
+def beyond_int32(indices: object) -> bool:
+    """Whether some index does not fit in int32.
+
+    >>> beyond_int32(np.array([3, -2**31])), beyond_int32(np.array([2**31])), beyond_int32(np.array(2**64 - 1, np.uint64))
+    (False, True, True)
+    """
+    wide = np.asarray(indices).astype(object)
+    return bool(wide.size) and bool(np.any((wide >= 2**31) | (wide < -(2**31))))
+
+
+def settled_forms(sig: Signature, fits: Collection[str]) -> list[Signature]:
+    """The root causes a sighting may belong to once drawing ends, given the
+    words that fit its example (``fits``), in the order :func:`merged_into`
+    tries them; the sighting's own signature last. The rule for behaviours
+    that one example cannot name:
+
+    - an ``ambiguous`` example joins the root cause named, on evidence from
+      another example, for the same oracle, op family and outcome, with a
+      word that fits it (ordinary bad indices first);
+    - a word seen beyond int32 joins the same word on ordinary bad indices
+      (one policy); where it is not seen there, the words beyond int32 are
+      one finding without a policy (what the narrowed index reads: variants).
+
+    >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", (BEYOND_INT32,))
+    >>> [(f.policy, f.tags) for f in settled_forms(s, {"garbage"})]
+    [('garbage', ('bad index',)), ('', ('index beyond int32',)), ('garbage', ('index beyond int32',))]
+    """
+    cond = sig.tags
+    if cond not in ((BAD_INDEX,), (BEYOND_INT32,)) or sig.policy == "" and cond != (BEYOND_INT32,):
+        return [sig]
+    unnamed = sig.policy in (Behaviour.AMBIGUOUS.value, "")  # ambiguous, or the words beyond int32 already settled
+    words = [w for w in sorted(fits) if w != Behaviour.AMBIGUOUS.value] if unnamed else [sig.policy]
+    forms = [replace(sig, policy=word, tags=tags) for tags in dict.fromkeys([(BAD_INDEX,), cond]) for word in words]
+    forms += [replace(sig, policy="")] if cond == (BEYOND_INT32,) else []
+    return [f for f in dict.fromkeys(forms) if f != sig] + [sig]
+
+
+def merged_into(sig: Signature, fits: Collection[str], seen: Collection[Signature]) -> Signature | None:
+    """Where a root cause's sightings move once drawing ends (the first of
+    its :func:`settled_forms` seen; beyond int32, the one without a policy),
+    given every root cause seen; ``None`` where it stays.
+
+    >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", (BEYOND_INT32,))
+    >>> merged_into(s, {"garbage"}, [s]).policy
+    ''
+    >>> named = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", (BAD_INDEX,))
+    >>> merged_into(replace(named, policy="ambiguous"), {"wraps", "clamps"}, [named]) == named
+    True
+    """
+    forms = settled_forms(sig, fits)[:-1]
+    seen_form = next((f for f in forms if f in seen), None)
+    return seen_form or (replace(sig, policy="") if sig.tags == (BEYOND_INT32,) and sig.policy else None)
+
+
+def still_shows(seen: Signature, root: Signature) -> bool:
+    """Whether a shrink candidate judged ``seen`` still shows the root cause
+    ``root``: the same signature (a named behaviour stays named, so the
+    example stays discriminating), or, for the policy-less finding beyond
+    int32, any word beyond int32.
+
+    >>> root = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "", (BEYOND_INT32,))
+    >>> still_shows(replace(root, policy="fills"), root), still_shows(replace(root, policy="fills"), replace(root, policy="garbage"))
+    (True, False)
+    """
+    return seen == root or (root.tags == (BEYOND_INT32,) and root.policy == "" and replace(seen, policy="") == root)
+
+
+def example_words(case: Case, got: Outcome) -> frozenset[str]:
+    """The behaviour words that fit ``got`` on ``case``: the one the judge
+    names, or every candidate's that explains it where it is ambiguous
+    (:func:`~conformance.compare.fitting_words`).
+
+    >>> sorted(example_words(Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"}), Outcome.returned(np.array([7]))))
+    ['clamps', 'wraps']
+    """
+    if got.kind is not Kind.VALUE or got.value is None:
+        return frozenset()
+    values = PolicyValues(case)
+    named = observed_policy(got, values)
+    if named is not Behaviour.AMBIGUOUS:
+        return frozenset({named.value})
+    return frozenset(b.value for b in fitting_words(np.asarray(got.value), values))
 
 
 def family(op: str) -> str:
@@ -145,6 +252,8 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
         return ()
     if outcome == "timeout":  # how slow is "hung" depends on the machine: one hang per oracle and op family
         return ("hangs",)
+    if outcome == INTERNAL:  # one fault inside the framework, whatever input reaches it
+        return ()
     if outcome == DTYPE_REJECTED:
         return (f"{rejected_dtype(case, got).split(':')[0]} dtype",)  # which dtypes: the variants
     if outcome in (UNDOCUMENTED_DTYPE, "wrong dtype"):
@@ -161,7 +270,9 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
         assert reference is not None
         return (f"precondition: {precondition_rule(reference.message or '')}",)
     if tags.regime in POLICY_REGIMES and verdict.behaviour in _POLICY_WORDS:
-        return (tags.regime,)
+        if outcome == SPEC_SILENT:
+            return (tags.regime,)  # where the docs are silent, and no further
+        return (BEYOND_INT32,) if beyond_int32(case.indices) else (BAD_INDEX,)
     if outcome.startswith("wrong error") and reference is not None and reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX):
         return ("bad index",)
     if outcome.startswith("error instead of value") and "empty-data" in tags.flags:
@@ -176,7 +287,7 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     >>> case = Case("onnx.Gather-11", np.zeros(3), np.array([-1]), {"axis": 0}, CaseTags("negative", "int64", "float"))
     >>> info = OracleInfo("ort", "onnxruntime", "1.31.1", "cpu", "session", ("onnx.Gather-11",))
     >>> signature(case, info, Verdict(False, "wrong value", Behaviour.CLAMPS_RAW), Outcome.returned(np.zeros(1)), None).words()
-    'onnx.Gather on ort 1.31.1 (cpu, session): wrong value, observed policy clamps (raw), for negative'
+    'onnx.Gather on ort 1.31.1 (cpu, session): wrong value, observed policy clamps (raw), for bad index'
     """
     cond = condition(case, verdict, got, reference)
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
@@ -186,12 +297,14 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     return Signature(family(case.op), info.name, info.version, info.device, info.mode, verdict.outcome, policy, cond)
 
 
-def variant(case: Case) -> Mapping[str, str]:
-    """What a finding merges, for one example: its op key, regime and dtypes.
+def variant(case: Case, behaviour: Behaviour) -> Mapping[str, str]:
+    """What a finding merges, for one example: its op key, regime, dtypes and
+    the behaviour the judge named on it.
 
     >>> from conformance.model import CaseTags
-    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, CaseTags("oob-above", "int64", "float"))))
-    {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64'}
+    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, CaseTags("oob-above", "int64", "float")), Behaviour.WRAPS))
+    {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64', 'behaviour': 'wraps'}
     """
     regime = case.tags.regime if case.tags else ""
-    return {"op": case.op, "regime": regime, "data dtype": dtype_name(np.asarray(case.data).dtype), "index dtype": np.asarray(case.indices).dtype.name}
+    return {"op": case.op, "regime": regime, "data dtype": dtype_name(np.asarray(case.data).dtype),
+            "index dtype": np.asarray(case.indices).dtype.name, "behaviour": behaviour.value}  # fmt: skip

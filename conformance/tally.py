@@ -20,7 +20,7 @@ from conformance.dtypes import DtypeSupport
 from conformance.evaluate import Judged
 from conformance.findings import Finding, HarnessError, Matrix, MatrixKey, Signature
 from conformance.probes import Probe
-from conformance.rootcause import variant
+from conformance.rootcause import example_words, merged_into, variant
 from conformance.strategies import ClassCase
 from conformance.stream import ResultStream
 
@@ -47,6 +47,7 @@ class First:
     class_case: ClassCase
     judged: Judged
     seconds: float
+    probe: bool = False  # seen on an atlas probe: explicit arrays that the class case does not derive
 
 
 @dataclass
@@ -80,7 +81,7 @@ class Tally:
                              "behaviour": behaviour, "outcome": j.verdict.outcome})  # fmt: skip
             self.dtypes.add(j)
             if not j.verdict.conforms:
-                self.discrepancy(cc, j)
+                self.discrepancy(cc, j, probe=not drawn)
         if self.stream:
             self.stream.judged(class_case_json(cc), verdicts)
 
@@ -89,15 +90,15 @@ class Tally:
         counts a drawn one: matrix, stream and, if it departs, its root cause."""
         self.add(probe.class_case, [j], drawn=False)
 
-    def discrepancy(self, cc: ClassCase, j: Judged) -> None:
+    def discrepancy(self, cc: ClassCase, j: Judged, *, probe: bool = False) -> None:
         """Count a non-conforming judgement; keep (and stream) the first of its signature."""
         self.raw += 1
         sig = j.signature()
         self.counts[sig] += 1
-        self.variants.setdefault(sig, Counter()).update(variant(j.case).items())
+        self.variants.setdefault(sig, Counter()).update(variant(j.case, j.verdict.behaviour).items())
         if sig in self.first:
             return
-        self.first[sig] = First(cc, j, time.monotonic() - self.start)
+        self.first[sig] = First(cc, j, time.monotonic() - self.start, probe)
         if self.stream:
             self.stream.record("discrepancy", {
                 "signature": asdict(sig), "class_case": class_case_json(cc), "case": j.case.to_json(),
@@ -112,6 +113,15 @@ class Tally:
         self.variants.setdefault(new, Counter()).update(self.variants.pop(old, Counter()))
         self.first.pop(old, None)
         self.first.setdefault(new, first)
+
+    def settle(self) -> None:
+        """Move the sightings of behaviours one example cannot name to the root
+        cause they belong to (:func:`~conformance.rootcause.merged_into`), once
+        drawing has ended."""
+        for sig, first in sorted(self.first.items(), key=lambda kv: kv[1].seconds):
+            target = merged_into(sig, example_words(first.judged.case, first.judged.outcome), self.first)
+            if target is not None:
+                self.rename(sig, target, first)
 
     def error_all(self, errors: list[dict[str, Any]]) -> None:
         """Record the atlas's harness errors (a probe the suite could not translate or judge)."""

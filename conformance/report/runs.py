@@ -15,6 +15,7 @@ from typing import Any
 from conformance.behaviour import severity
 from conformance.findings import Finding, Matrix, MatrixKey, RunResult, Signature
 from conformance.report.facts_view import flatten_facts
+from conformance.rootcause import example_words, merged_into
 
 VOLATILE_FACTS: frozenset[str] = frozenset(
     {"started", "finished", "start", "end", "date", "time", "timestamp", "hostname", "host", "pid", "shard", "shards",
@@ -154,8 +155,13 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
     >>> [g.count for g in merge_findings([f, f])]
     [4]
     """
+    found = list(findings)
+    seen = {f.signature for f in found}
     groups: dict[str, list[Finding]] = {}
-    for f in findings:
+    for f in found:  # settled again across shards: one shard's ambiguous may be another's named root cause
+        own = f.outcomes.get(f.signature.oracle)
+        target = merged_into(f.signature, example_words(f.case, own), seen) if own is not None else None
+        f = replace(f, signature=target) if target is not None else f
         groups.setdefault(f.signature.key(), []).append(f)
     return [merge_group(group) for group in groups.values()]
 

@@ -1,0 +1,163 @@
+"""The root-cause rule (:mod:`conformance.rootcause`): tags enter a finding's
+identity only where they change the behaviour, behaviours one example cannot
+name settle into the root cause they belong to, and minimal reproducers; with
+a regression test for each false finding this rule fixed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from conformance.baseline import Entry
+from conformance.campaign import run_campaign
+from conformance.compare import PolicyValues, judge, reference_outcome
+from conformance.evaluate import Judged
+from conformance.model import Case, CaseTags, ErrorClass, OracleInfo, Outcome
+from conformance.plans import EqClass
+from conformance.rootcause import BAD_INDEX, BEYOND_INT32, example_words, merged_into, still_shows
+from conformance.settings import Settings
+from conformance.strategies import ClassCase
+from conformance.tally import Tally
+from oracles.base import internal_or
+
+INFO = OracleInfo("fw", "fw", "1.0", "cpu", "eager", ())
+
+
+def _judged(op: str, data: object, idx: object, got: Outcome, regime: str, **attrs: object) -> Judged:
+    data, idx = np.asarray(data), np.asarray(idx)
+    case = Case(op, data, idx, attrs, CaseTags(regime, idx.dtype.name, "int"))
+    ref = reference_outcome(case)
+    return Judged(case, "fw", INFO, ref, got, judge(case, ref, got, PolicyValues(case)))
+
+
+def _wrapped(op: str, data: object, idx: object, regime: str, **attrs: object) -> Judged:
+    got = Outcome.returned(np.take(np.asarray(data), np.asarray(idx, np.int64), mode="wrap"))
+    return _judged(op, data, idx, got, regime, **attrs)
+
+
+def test_a_policy_is_one_finding_whatever_the_regime_with_the_regimes_as_variants() -> None:
+    data = [10, 20, 30, 40, 50]
+    sightings = [
+        _wrapped("torch.take_along_dim", data, [-1, 2], "negative", dim=0),
+        _wrapped("torch.take_along_dim", data, [7, -1], "oob-above", dim=0),
+        _wrapped("torch.take_along_dim", data, [-7, -1], "oob-below", dim=0),
+        _wrapped("torch.take_along_dim", data, np.array([127, -1], np.int8), "extreme", dim=0),
+    ]
+    sigs = {j.signature() for j in sightings}
+    assert len(sigs) == 1
+    (sig,) = sigs
+    assert (sig.policy, sig.tags) == ("wraps", (BAD_INDEX,))
+    tally = Tally(0.0)
+    cc = ClassCase(EqClass.ELEMENT, (5,), (2,), 0, 0, "int64", "int64", "negative", False, "contiguous", 0, 0)
+    for j in sightings:
+        tally.discrepancy(cc, j)
+    assert set(tally.variants[sig]) >= {("regime", "negative"), ("regime", "oob-above"), ("regime", "oob-below"), ("regime", "extreme")}
+
+
+def test_indices_beyond_int32_are_their_own_condition_without_a_coincidental_policy() -> None:
+    # NumPy casts uint64 2**64-1 to -1 and reads the last element: "clamps" on this example only by coincidence
+    j = _judged("numpy.take", [5, 6, 7], np.array([2**64 - 1], np.uint64), Outcome.returned(np.array([7])), "extreme", axis=0, mode="raise")
+    sig = j.signature()
+    assert sig.tags == (BEYOND_INT32,)
+    assert merged_into(sig, example_words(j.case, j.outcome), {sig}) == replace(sig, policy="")
+
+
+def test_a_word_seen_beyond_int32_joins_the_same_word_on_ordinary_bad_indices() -> None:
+    ordinary = _wrapped("torch.take_along_dim", [10, 20, 30, 40, 50], [7, -1], "oob-above", dim=0).signature()
+    beyond = replace(ordinary, tags=(BEYOND_INT32,))
+    assert merged_into(beyond, {"wraps"}, {ordinary, beyond}) == ordinary
+
+
+def test_an_ambiguous_sighting_joins_the_named_root_cause_it_fits_and_no_other() -> None:
+    named = _wrapped("torch.take_along_dim", [10, 20, 30, 40, 50], [7, -1], "oob-above", dim=0)
+    one = _wrapped("torch.take_along_dim", [10], [1], "oob-above", dim=0)  # an axis of 1: wrap and clamp both read 10
+    assert one.verdict.behaviour.value == "ambiguous"
+    tally = Tally(0.0)
+    cc = ClassCase(EqClass.ELEMENT, (5,), (2,), 0, 0, "int64", "int64", "oob-above", False, "contiguous", 0, 0)
+    tally.discrepancy(cc, named)
+    tally.discrepancy(cc, one)
+    tally.settle()
+    assert list(tally.first) == [named.signature()]
+    assert tally.counts[named.signature()] == 2
+    clamped = replace(named.signature(), policy="clamps")
+    assert merged_into(one.signature(), {"zero-fills"}, {clamped}) is None  # a word that does not fit never names it
+
+
+def test_an_ambiguous_shrink_candidate_never_keeps_a_named_root_cause() -> None:
+    named = _wrapped("torch.take_along_dim", [10, 20, 30, 40, 50], [7, -1], "oob-above", dim=0).signature()
+    assert not still_shows(replace(named, policy="ambiguous"), named)
+    beyond = replace(named, policy="", tags=(BEYOND_INT32,))
+    assert still_shows(replace(beyond, policy="garbage"), beyond)
+
+
+def test_an_internal_error_is_one_finding_per_oracle_and_family_whatever_the_input() -> None:
+    crash = internal_or(ZeroDivisionError("integer division or modulo by zero"), ErrorClass.OTHER)
+    got = Outcome.raised(ZeroDivisionError("integer division or modulo by zero"), crash)
+    a = _judged("tensorflow.experimental.numpy.take", np.zeros((0,)), [3], got, "oob-above", axis=0, mode="wrap")
+    b = _judged("tensorflow.experimental.numpy.take", np.zeros(()), [-9], got, "oob-below", axis=None, mode="wrap")
+    assert a.verdict.outcome == "internal error"
+    assert a.signature() == b.signature()
+    assert "for" not in a.signature().words().split(": ", 1)[1]
+
+
+def test_accepting_bool_indices_where_the_docs_are_silent_is_dtype_support_not_a_finding() -> None:
+    # regression: numpy.take / jnp.take on [True] were "value instead of error, precondition: precondition"
+    for op in ("numpy.take", "jax.numpy.take"):
+        j = _judged(op, [[-2.0]], np.array([True]), Outcome.returned(np.array([-2.0])), "non-integer", axis=None, mode="raise" if op == "numpy.take" else None)
+        assert j.verdict.conforms, (op, j.verdict)
+
+
+def test_an_index_into_a_0d_input_breaks_a_precondition_even_where_the_policy_is_spec_silent() -> None:
+    # regression: Gather-1 on 0-d data with index -1 was "spec silent, garbage" (onnx-reference) and "spec silent, raises" (onnxruntime)
+    j = _judged("onnx.Gather-1", np.float32(-1.0), np.array(-1), Outcome.returned(np.float32(-1.0)), "negative", axis=0)
+    assert j.verdict.outcome == "value instead of error"
+    assert j.signature().tags == ("precondition: 0-d input",)
+    error = Outcome.raised(IndexError("indices out of range"), ErrorClass.INDEX_OUT_OF_RANGE)
+    assert _judged("onnx.Gather-1", np.float32(-1.0), np.array(-1), error, "negative", axis=0).verdict.outcome != "spec silent"
+
+
+def test_a_replayed_reproducer_settles_as_the_campaign_settles_it() -> None:
+    j = _judged("numpy.take", [5, 6, 7], np.array([2**64 - 1], np.uint64), Outcome.returned(np.array([7])), "extreme", axis=0, mode="raise")
+    entry = Entry(op="numpy.take", oracle="fw", outcome="value instead of error", policy="", condition=(BEYOND_INT32,), versions=">=1")
+    assert not entry.matches(j.signature())
+    assert entry.accepts(j.signature(), example_words(j.case, j.outcome))
+
+
+class _Wraps:
+    """A fake numpy.take that wraps every index (the docs say raise)."""
+
+    name = "wraps"
+
+    def info(self) -> OracleInfo:
+        return OracleInfo("wraps", "fake", "1.0", "cpu", "eager", ("numpy.take",))
+
+    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+        return [self._one(c) for c in cases]
+
+    @staticmethod
+    def _one(c: Case) -> Outcome:
+        data, axis = np.asarray(c.data), c.attrs.get("axis")
+        try:
+            size = data.size if axis is None else data.shape[axis]
+            if size == 0:
+                raise IndexError("cannot do a non-empty take from an empty axis")
+            idx = np.asarray(np.asarray(c.indices).astype(object) % size)  # modulo by hand: numpy's own wrap steps one size at a time
+            return Outcome.returned(np.asarray(np.take(data, idx.astype(np.int64), axis=axis)))
+        except (IndexError, TypeError, ValueError, OverflowError) as exc:
+            return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE if isinstance(exc, IndexError) else ErrorClass.SHAPE_INVALID)
+
+    def reproducer(self, case, reference, observed=None):
+        raise NotImplementedError
+
+
+def test_findings_first_seen_on_probes_are_cut_down_to_a_minimal_reproducer() -> None:
+    result = run_campaign([_Wraps()], Settings(seed=0, max_examples=1, budget_s=30, ops=("numpy.take",), atlas=True))
+    assert result.findings
+    sizes = sorted((np.asarray(f.case.data).size, np.asarray(f.case.indices).size) for f in result.findings)
+    median = sizes[len(sizes) // 2]
+    assert median[0] <= 4 and median[1] <= 2, sizes
+    for f in result.findings:
+        if f.signature.policy == "wraps":
+            assert np.asarray(f.case.data).shape[f.case.attrs["axis"] or 0] >= 2  # still tells wrap from clamp
