@@ -226,7 +226,7 @@ def _judged(
     error_class = got.error_class.value if got.error_class else None
     if ref is not None and values is not None:
         try:
-            verdict = judge(case, ref, got, values)
+            verdict = judge(case, ref, got, values, bits=info.bits)
             if sink is not None:
                 sink(probe, Judged(case, info.name, info, ref, got, verdict))
             return AtlasCell(*base, verdict.behaviour.value, error_class, verdict.conforms, _example(case, ref.describe(), got))

@@ -27,7 +27,7 @@ example cannot tell two of them apart, or garbage when none explains it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -307,14 +307,48 @@ def _only_nan_payloads(got: np.ndarray, want: np.ndarray) -> bool:
     return bool(differ.any()) and bool((np.isnan(g) & np.isnan(w))[differ].all())
 
 
-def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
+NARROWED = {"int64": np.int32, "uint64": np.uint32, "float64": np.float32, "complex128": np.complex64}
+"""What a framework that keeps no 64-bit types makes of a 64-bit array (a C cast)."""
+
+
+def narrowed(case: Case) -> Case | None:
+    """``case`` as a framework without 64-bit types receives it (JAX with x64
+    off documents it: each 64-bit array becomes 32-bit, values cast as C
+    casts them); None where nothing is 64-bit.
+
+    >>> narrowed(Case("jax.numpy.take", np.array([2**40, 7]), np.array([2**31]), {})).indices.tolist()
+    [-2147483648]
+    """
+    data, idx = np.asarray(case.data), np.asarray(case.indices)
+    if data.dtype.name not in NARROWED and idx.dtype.name not in NARROWED:
+        return None
+    cast = [a.astype(NARROWED[a.dtype.name]) if a.dtype.name in NARROWED else a for a in (data, idx)]
+    return replace(case, data=cast[0], indices=cast[1])
+
+
+def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits: int = 64) -> Verdict:
     """The :class:`Verdict` on one oracle's outcome (see the module docstring).
+    For an oracle whose framework documents that 64-bit inputs become 32-bit
+    (``bits`` 32), an answer that conforms on the inputs as it received them
+    (:func:`narrowed`) conforms.
 
     >>> from conformance.model import CaseTags
     >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
     >>> judge(case, reference_outcome(case), Outcome.returned(np.array([3])), PolicyValues(case))
     Verdict(conforms=False, outcome='value instead of error', behaviour=<Behaviour.WRAPS: 'wraps'>)
+    >>> wide = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None}, CaseTags("in-range", "int64", "int"))
+    >>> judge(wide, reference_outcome(wide), Outcome.returned(np.array([7], np.int32)), PolicyValues(wide), bits=32).conforms
+    True
     """
+    verdict = _verdict(case, ref, got, values)
+    received = narrowed(case) if bits == 32 and not verdict.conforms else None
+    if received is None:
+        return verdict
+    again = _verdict(received, reference_outcome(received), got, PolicyValues(received))
+    return again if again.conforms else verdict
+
+
+def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
         return Verdict(True, CONFORMS, _non_value_behaviour(got))
     dtypes = DtypeStatus.of(case)

@@ -297,6 +297,7 @@ class OracleInfo:
     device: str
     mode: str
     ops: tuple[str, ...] = field(default_factory=tuple)
+    bits: int = 64  # 32 where the framework documents that 64-bit inputs become 32-bit (JAX with x64 off)
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "ops": list(self.ops)}

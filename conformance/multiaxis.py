@@ -100,7 +100,10 @@ def gather_multiaxis(
     tuples = xp.reshape(indices, logical + (max(len(axes), 1),))  # coordinate k of each tuple at [..., k]
     components = [tuples[..., k] for k in range(len(axes))]
     # Every index is checked before any output is written (errors in axes order).
-    within = [check_indices(c, in_shape[a], policy, a, xp) for c, a in zip(components, axes)]
+    empty = math.prod(out_shape) == 0  # nothing is read: a clamp or wrap has nothing to place
+    within = [check_indices(c, in_shape[a], policy, a, xp, empty_output=empty) for c, a in zip(components, axes)]
+    if empty:
+        return xp.zeros(out_shape, dtype=input.dtype)
     fill = None
     if policy.out_of_range == "fill" and not all(within):
         fill = xp.asarray(_fill_value(policy, input), dtype=input.dtype)

@@ -215,13 +215,15 @@ def blocks(shape: tuple[int, ...], limit: int | None = None) -> Iterator[tuple[K
 
 
 def check_indices(
-    indices: Any, size: int, policy: IndexPolicy, axis: int, xp: Any = np, argname: str = "indices"
+    indices: Any, size: int, policy: IndexPolicy, axis: int, xp: Any = np, argname: str = "indices", *, empty_output: bool = False
 ) -> bool:
     """Raise what ``policy`` raises for ``indices`` (an index outside the range
-    of an ``"error"`` policy, the first in C order with its position; or any
-    index at all into an empty axis under a clamping or wrapping one), walking
-    them in :func:`blocks`. Returns True when every index already lies in
-    ``[0, size)``, so that the indices are their own positions.
+    of an ``"error"`` policy, the first in C order with its position, even
+    where the output is empty; or any index at all into an empty axis under a
+    clamping or wrapping one, unless the output is empty: nothing is read
+    there, so nothing needs placing), walking them in :func:`blocks`. Returns
+    True when every index already lies in ``[0, size)``, so that the indices
+    are their own positions.
 
     >>> check_indices(np.array([0, 2]), 3, ONNX, 0), check_indices(np.array([-1]), 3, ONNX, 0)
     (True, False)
@@ -229,7 +231,7 @@ def check_indices(
     Traceback (most recent call last):
     IndexError: indices[1, 0] = -1 is out of range for axis 0 of size 3 (valid: [0, 2]; negative ...)
     """
-    if size == 0 and size_of(indices) and policy.out_of_range in ("wrap", "clamp"):
+    if size == 0 and size_of(indices) and policy.out_of_range in ("wrap", "clamp") and not empty_output:
         raise IndexError(
             f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0"
         )

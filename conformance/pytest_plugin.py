@@ -104,7 +104,7 @@ def _run(oracle: OracleLike, cases: list[Case]) -> Iterator[tuple[Signature | No
     info = oracle.info()
     for case, got in zip(cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])):
         ref = reference_outcome(case)
-        verdict = judge(case, ref, got, PolicyValues(case))
+        verdict = judge(case, ref, got, PolicyValues(case), bits=info.bits)
         yield None if verdict.conforms else rootcause.signature(case, info, verdict, got, ref), rootcause.example_words(case, got)
 
 

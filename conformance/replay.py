@@ -99,7 +99,7 @@ def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Repl
     for n, name, case in plan:
         got = next(answers[name])
         ref = reference_outcome(case)
-        verdict = judge(case, ref, got, PolicyValues(case))
+        verdict = judge(case, ref, got, PolicyValues(case), bits=infos[name].bits)
         sig = rootcause.signature(case, infos[name], verdict, got, ref)
         kind = "fixed" if verdict.conforms else "reproduces" if entries[n].accepts(sig, rootcause.example_words(case, got)) else "changed"
         seen.setdefault(n, []).append((kind, f"{name} {infos[name].version}" if kind != "changed" else sig.words()))

@@ -40,7 +40,11 @@ A finding is one root cause (a :class:`~conformance.findings.Signature`):
     ``batch_dims>0``, where those decide what the framework does.
 
 What is merged is kept as variants (:func:`variant`): op keys (opsets),
-regimes, data and index dtypes, each with a count.
+regimes, data and index dtypes and the behaviour words, each with a count.
+Behaviours one example cannot name settle once drawing ends
+(:func:`settled_forms`): an ``ambiguous`` sighting joins the root cause
+named elsewhere with a word that fits it; the same rule judges a baseline
+reproducer replayed alone.
 
 >>> import numpy as np
 >>> from conformance.behaviour import Behaviour
@@ -105,6 +109,17 @@ BEYOND_INT32 = "index beyond int32"
 """The two conditions of an index policy: ordinary bad indices, and indices
 that do not fit in int32 (where a framework that narrows them answers
 whatever the narrowed value reads)."""
+
+INDEX_WORDS = ("index", "indices", "tindices", "out_type")
+"""Words by which a dtype error speaks of the index argument (TF names its
+index dtype attribute ``Tindices`` or ``out_type``)."""
+ATTRIBUTE_REFUSED = "attribute refused"
+"""The outcome of a root cause whose error quotes an attribute: one finding
+whatever the reference expected there (a value, or another error)."""
+EMPTY_AXIS = "empty axis"
+"""The condition of a value for an index into an empty gathered axis: no
+policy places it, so what comes back (a fill, zeros of another shape) is one
+finding, its words the variants."""
 
 _POLICY_WORDS = frozenset({Behaviour.WRAPS, Behaviour.CLAMPS, Behaviour.CLAMPS_RAW, Behaviour.ZERO_FILLS, Behaviour.FILLS, Behaviour.AMBIGUOUS, Behaviour.GARBAGE})
 
@@ -220,10 +235,13 @@ def rejected_dtype(case: Case, got: Outcome) -> str:
 
     >>> rejected_dtype(Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {}), Outcome(Kind.ERROR, message="no kernel for complex64"))
     'data:complex'
+    >>> tf = "Value for attr 'out_type' of int8 is not in the list of allowed values: int32, int64"
+    >>> rejected_dtype(Case("t.g", np.zeros(2, np.int32), np.zeros(1, np.int8), {}), Outcome(Kind.ERROR, message=tf))
+    'index:int8'
     """
     data, index = dtype_name(np.asarray(case.data).dtype), np.asarray(case.indices).dtype.name
-    text = (got.message or "").lower()
-    if (index in text and data not in text) or "index" in text or "indices" in text:
+    text = (got.message or "").lower().split("allowed values")[0]  # the list of what is accepted names no culprit
+    if (index in text and data not in text) or any(word in text for word in INDEX_WORDS):
         return f"index:{index}"
     return f"data:{_dtype_word(data)}"
 
@@ -272,6 +290,8 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
     if tags.regime in POLICY_REGIMES and verdict.behaviour in _POLICY_WORDS:
         if outcome == SPEC_SILENT:
             return (tags.regime,)  # where the docs are silent, and no further
+        if np.asarray(case.data).size == 0:  # a non-empty output from empty data: the gathered axis is empty
+            return (EMPTY_AXIS,)
         return (BEYOND_INT32,) if beyond_int32(case.indices) else (BAD_INDEX,)
     if outcome.startswith("wrong error") and reference is not None and reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX):
         return ("bad index",)
@@ -290,11 +310,14 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     'onnx.Gather on ort 1.31.1 (cpu, session): wrong value, observed policy clamps (raw), for bad index'
     """
     cond = condition(case, verdict, got, reference)
+    blamed = _attribute_blamed(case, got) if got.kind is Kind.ERROR else None
+    refused = blamed is not None and cond == (blamed,)
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
     named = verdict.behaviour in _POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
-    about_indices = not (cond and cond[0].startswith(("precondition:", "data"))) and verdict.outcome not in ("protocol error", "wrong dtype")
-    policy = verdict.behaviour.value if in_regime and named and about_indices else ""
-    return Signature(family(case.op), info.name, info.version, info.device, info.mode, verdict.outcome, policy, cond)
+    about_indices = not (cond and cond[0].startswith(("precondition:", "data", EMPTY_AXIS))) and verdict.outcome not in ("protocol error", "wrong dtype")
+    policy = verdict.behaviour.value if in_regime and named and about_indices and not refused else ""
+    outcome = ATTRIBUTE_REFUSED if refused else verdict.outcome
+    return Signature(family(case.op), info.name, info.version, info.device, info.mode, outcome, policy, cond)
 
 
 def variant(case: Case, behaviour: Behaviour) -> Mapping[str, str]:

@@ -10,7 +10,9 @@ configurations:
 * "jax-default": JAX as most users run it, 64-bit types off: a 64-bit input is
   canonicalized to 32 bits when it becomes a JAX array (silently: int64
   ``2**40`` becomes ``0``). Nothing is cast here; that conversion is JAX's and
-  its result is the outcome.
+  its result is the outcome. JAX documents it (``OracleInfo.bits`` 32), so
+  the judge also holds the answer to the reference on the inputs as JAX
+  receives them (:func:`conformance.compare.judge`).
 
 The setting is scoped, not process-wide: ``to_native`` and the call run
 inside ``with jax.enable_x64(X64)``, so both oracles can live in one process
@@ -59,10 +61,11 @@ LAX_GATHER_ND = '''
 
 def lax_gather_nd(data, indices):
     """lax.gather as data[tuple(jnp.moveaxis(indices, -1, 0))] spelled out: the k index
-    columns address data's first k dimensions, which collapse; the rest come whole."""
-    k, q, r = indices.shape[-1], indices.ndim, data.ndim
+    columns address data's first k dimensions, which collapse; the rest come whole.
+    0-d indices (no index column at all) go to JAX as they are: it raises its own error."""
+    k, q, r = indices.shape[-1] if indices.ndim else 1, indices.ndim, data.ndim
     dimension_numbers = jax.lax.GatherDimensionNumbers(
-        offset_dims=tuple(range(q - 1, q - 1 + r - k)), collapsed_slice_dims=tuple(range(k)), start_index_map=tuple(range(k)))
+        offset_dims=tuple(range(max(q - 1, 0), max(q - 1, 0) + r - k)), collapsed_slice_dims=tuple(range(k)), start_index_map=tuple(range(k)))
     return jax.lax.gather(data, indices, dimension_numbers, slice_sizes=(1,) * k + tuple(data.shape[k:]))
 '''
 """Prelude text: ``jax.lax.gather`` with the dimension numbers of ``x[i0, ..., ik-1]``
@@ -104,7 +107,7 @@ class JaxOracle(FrameworkOracle):
 
         name = "jax" + ("" if x64 else "-default") + ("" if platform == "cpu" else f"-{platform}")
         mode = "eager" if x64 else "eager (x64 off)"
-        info = OracleInfo(name, "jax", jax.__version__, f"{platform}:0" if platform != "cpu" else "cpu", mode, JAX_OPS)
+        info = OracleInfo(name, "jax", jax.__version__, f"{platform}:0" if platform != "cpu" else "cpu", mode, JAX_OPS, 64 if x64 else 32)
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
 

@@ -100,7 +100,7 @@ def session(model):
 def to_native(a):
     \"\"\"What onnxruntime takes: bfloat16 (no ORT input type in NumPy) as an OrtValue of its bits, strings as str objects.\"\"\"
     if a.dtype.name == "bfloat16":
-        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.ascontiguousarray(a).view(np.uint16), BFLOAT16)
+        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.require(a, requirements="C").view(np.uint16), BFLOAT16)
     return a.astype(object) if a.dtype.kind in "US" else a
 
 
@@ -108,7 +108,7 @@ def run_model(model, data, indices):
     feed = {"data": data, "indices": indices}
     if not any(isinstance(v, ort.OrtValue) for v in feed.values()):
         return session(model).run(None, feed)[0]
-    feed = {k: v if isinstance(v, ort.OrtValue) else ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(v)) for k, v in feed.items()}
+    feed = {k: v if isinstance(v, ort.OrtValue) else ort.OrtValue.ortvalue_from_numpy(np.require(v, requirements="C")) for k, v in feed.items()}
     return session(model).run_with_ort_values(None, feed)[0]
 
 

@@ -161,3 +161,72 @@ def test_findings_first_seen_on_probes_are_cut_down_to_a_minimal_reproducer() ->
     for f in result.findings:
         if f.signature.policy == "wraps":
             assert np.asarray(f.case.data).shape[f.case.attrs["axis"] or 0] >= 2  # still tells wrap from clamp
+
+
+# -- regressions: false findings found by reviewing every baseline entry by hand ----------
+
+
+def test_a_clamping_or_wrapping_op_may_return_an_empty_output_from_an_empty_axis() -> None:
+    # jnp indexing bool[0,0][[0]] and tnp.take(int32[0,0], 0, axis=0, mode='clip') return an empty array: nothing is read
+    for op, idx, attrs in (("jax.advanced_indexing", [[0]], {}), ("tensorflow.experimental.numpy.take", [0], {"axis": 0, "mode": "clip"})):
+        j = _judged(op, np.zeros((0, 0), np.int32), np.array(idx), Outcome.returned(np.zeros((1, 0), np.int32)), "oob-above", **attrs)
+        assert j.reference.kind.value == "value" and j.verdict.conforms, (op, j.reference.describe())
+    empty = _judged("numpy.take", np.zeros((0, 0)), np.array([0]), Outcome.returned(np.zeros((1, 0))), "oob-above", axis=0, mode="raise")
+    assert not empty.verdict.conforms  # where the docs say raise, an unchecked empty output stays a finding
+
+
+def test_jax_default_narrowing_64_bit_inputs_as_documented_conforms() -> None:
+    info = OracleInfo("jax-default", "jax", "0.8", "cpu", "eager (x64 off)", (), 32)
+    data = np.array([2**40, 7])
+    case = Case("jax.numpy.take", data, np.array([1]), {"axis": 0, "mode": None, "fill_value": None}, CaseTags("in-range", "int64", "int"))
+    got = Outcome.returned(np.array([7], np.int32))
+    assert judge(case, reference_outcome(case), got, PolicyValues(case), bits=info.bits).conforms
+    assert not judge(case, reference_outcome(case), got, PolicyValues(case)).conforms  # with x64 on, int32 is a wrong dtype
+    beyond = Case("jax.advanced_indexing", np.array([-2.5, -7.0], np.float32), np.array([[2**31]]), {}, CaseTags("oob-above", "int64", "float"))
+    clamped = Outcome.returned(np.array([-2.5], np.float32))  # 2**31 narrowed to -2**31, then clamped to 0
+    assert judge(beyond, reference_outcome(beyond), clamped, PolicyValues(beyond), bits=32).conforms
+
+
+def test_a_dtype_error_listing_allowed_values_blames_the_argument_it_names() -> None:
+    from conformance.rootcause import rejected_dtype
+
+    msg = "Value for attr 'out_type' of int8 is not in the list of allowed values: int32, int64"
+    for data in (np.zeros(2, np.int8), np.zeros(2, np.int32)):
+        assert rejected_dtype(Case("t.g", data, np.zeros(1, np.int8), {}), Outcome.raised(TypeError(msg), ErrorClass.DTYPE_UNSUPPORTED)) == "index:int8"
+
+
+def test_an_attribute_refused_is_one_finding_whatever_the_reference_expected() -> None:
+    refused = Outcome.raised(NotImplementedError("The 'raise' mode to take is not supported."), ErrorClass.ATTRIBUTE_INVALID)
+    sigs = {
+        _judged("tensorflow.experimental.numpy.take", [[-2.0]], idx, refused, regime, axis=None, mode="raise").signature()
+        for idx, regime in (([0], "in-range"), ([-1], "negative"), ([6], "oob-above"))
+    }
+    assert len(sigs) == 1 and next(iter(sigs)).outcome == "attribute refused" and next(iter(sigs)).policy == ""
+
+
+def test_a_value_from_an_empty_gathered_axis_is_one_finding_whatever_it_holds() -> None:
+    wrong_shape = _judged("tensorflow.gather", np.zeros((2, 0, 2), np.float32), [0], Outcome.returned(np.zeros((2, 2), np.float32)), "oob-above", axis=1, batch_dims=0)
+    zeros = _judged("tensorflow.gather", np.zeros((2, 0), np.float32), [0], Outcome.returned(np.zeros((2, 1), np.float32)), "oob-above", axis=1, batch_dims=0)
+    assert wrong_shape.signature() == zeros.signature()
+    assert wrong_shape.signature().tags == ("empty axis",) and wrong_shape.signature().policy == ""
+
+
+def test_jax_lax_gather_on_0d_indices_raises_jaxs_own_shape_error_not_the_oracles() -> None:
+    import pytest
+
+    jax_oracle = pytest.importorskip("oracles.jax_oracle")
+    x64 = jax_oracle.oracles_here()[0]
+    got = x64.run_in_process("jax.lax.gather", np.array([[-2.5]], np.float32), np.array(0), {})
+    assert got.kind.value == "error" and got.error_class is not ErrorClass.INDEX_OUT_OF_RANGE, got.describe()
+    assert "tuple index out of range" not in (got.message or "")
+
+
+def test_onnxruntime_keeps_a_0d_index_0d_next_to_bfloat16_data() -> None:
+    import pytest
+
+    onnx_oracle = pytest.importorskip("oracles.onnx_oracle")
+    from conformance.arrays import as_dtype
+
+    ort = next(o for o in onnx_oracle.oracles_here() if o.name == "onnxruntime")
+    got = ort.run_in_process("onnx.Gather-13", np.zeros((0, 2), as_dtype("bfloat16")), np.array(1, np.int32), {"axis": -1})
+    assert got.kind.value == "value" and np.asarray(got.value).shape == (0,), got.describe()
