@@ -219,8 +219,9 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
     OpSpec(
         "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
-        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), elements("torch.gather", "dim", "window", zero_d=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
-        "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; negatives are not documented",
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), elements("torch.gather", "dim", "window", zero_d=True, empty_index_unchecked=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
+        "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; 'When index is empty, we always "
+        "return an empty output with the same shape without further error checking'; negatives are not documented",
     ),
     OpSpec(
         "torch.take", EqClass.FLAT, "https://pytorch.org/docs/stable/generated/torch.take.html", (),

@@ -59,6 +59,9 @@ class Plan:
         [4, 1, 4]
         """
         xp = array_api_compat.array_namespace(data, indices)
+        if self.eq_class is EqClass.ELEMENT and math.prod(self.output_shape) == 0:
+            # an element gather's output has the (broadcast) indices' shape: empty, no index is left to check or read
+            return xp.zeros(self.final_shape, dtype=data.dtype)
         if self.data_window is not None:
             data = data[tuple(slice(0, n) for n in self.data_window)]
         data = xp.reshape(data, self.input_shape)

@@ -97,14 +97,17 @@ def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
 
 def elements(
     op: str, attr: str, rule: str, *, none_flattens: bool = False, flatten_both: bool = False, zero_d: bool = False,
-    negative_axis: bool = True, error: type[Exception] = ValueError,
+    negative_axis: bool = True, error: type[Exception] = ValueError, empty_index_unchecked: bool = False,
 ) -> PlanFn:
     """Element gather. ``rule`` says how the non-axis dimensions relate:
     ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
     larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN).
     With ``none_flattens``, ``attr=None`` flattens the data and wants 1-D indices, or with ``flatten_both``
     flattens the indices too (torch: a 1-D result); otherwise None is a TypeError like any non-integer.
-    ``zero_d``: a 0-d input with 0-d indices behaves as 1-D (torch.gather)."""
+    ``zero_d``: a 0-d input with 0-d indices behaves as 1-D (torch.gather).
+    ``empty_index_unchecked``: empty indices skip the shape rule (torch.gather:
+    "When index is empty, we always return an empty output with the same
+    shape without further error checking")."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         axis = as_int(attrs[attr], attr, op=op, none=none_flattens or flatten_both)
@@ -120,7 +123,7 @@ def elements(
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
         others = [d for d in range(len(data)) if d != axis]
-        if rule == "window":
+        if rule == "window" and not (empty_index_unchecked and math.prod(idx) == 0):
             bad = [d for d in others if idx[d] > data[d]]
             _require(not bad, op, f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}")
         elif rule == "equal":

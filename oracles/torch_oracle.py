@@ -47,11 +47,13 @@ WRAPPING_NEGATIVES = frozenset({"torch.take", "torch.advanced_indexing"})
 TORCH_PATTERNS: Patterns = (
     (ErrorClass.ATTRIBUTE_INVALID, ("dimension out of range",)),
     (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds for dimension", "index out of range", "out of range: tried to access",
-                                     "index out of bounds: 0 <=")),  # the last: inductor's generated bounds check
+                                     "index out of bounds: 0 <=",  # inductor's generated bounds check
+                                     "indexing axis dim should be positive")),  # index_select into an empty axis
     (ErrorClass.DTYPE_UNSUPPORTED, ("not implemented for", "expected dtype", "expected a long tensor", "expected scalar type",
                                     "tensors used as indices must be")),
     (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "size of index", "index should be smaller", "must be broadcastable",
-                                "index_select(): index", "shape mismatch", "must be 1-d", "too many indices")),
+                                "index_select(): index", "shape mismatch", "must be 1-d", "too many indices",
+                                "size does not match", "must match the size of tensor")),  # also inside dynamo's wrapper, whose FakeTensor repr says "dtype"
 )  # fmt: skip
 
 TORCH_PRELUDE = '''

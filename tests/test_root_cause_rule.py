@@ -230,3 +230,24 @@ def test_onnxruntime_keeps_a_0d_index_0d_next_to_bfloat16_data() -> None:
     ort = next(o for o in onnx_oracle.oracles_here() if o.name == "onnxruntime")
     got = ort.run_in_process("onnx.Gather-13", np.zeros((0, 2), as_dtype("bfloat16")), np.array(1, np.int32), {"axis": -1})
     assert got.kind.value == "value" and np.asarray(got.value).shape == (0,), got.describe()
+
+
+def test_an_index_that_broadcasting_removes_is_never_checked() -> None:
+    # numpy.take_along_axis / torch.take_along_dim: data (0,5,2), index [[[7]]] broadcasts to (0,1,2): no index is left
+    for op, attrs in (("numpy.take_along_axis", {"axis": 1}), ("torch.take_along_dim", {"dim": 1})):
+        j = _judged(op, np.zeros((0, 5, 2), np.float32), np.array([[[7]]]), Outcome.returned(np.zeros((0, 1, 2), np.float32)), "oob-above", **attrs)
+        assert j.verdict.conforms, (op, j.reference.describe())
+
+
+def test_torch_gather_with_an_empty_index_skips_the_shape_rule_as_documented() -> None:
+    j = _judged("torch.gather", np.zeros((1, 1, 0), np.float32), np.zeros((1, 4, 0), np.int64), Outcome.returned(np.zeros((1, 4, 0), np.float32)), "empty", dim=0)
+    assert j.verdict.conforms, j.reference.describe()
+
+
+def test_torch_error_messages_keep_their_class_inside_dynamos_wrapper_and_on_an_empty_axis() -> None:
+    from oracles._common import classify_with
+    from oracles.torch_oracle import TORCH_PATTERNS
+
+    wrapped = "TorchRuntimeError: Dynamo failed ... got RuntimeError('Size does not match at dimension 0') FakeTensor(..., size=(3,), dtype=torch.int64)"
+    assert classify_with(wrapped, TORCH_PATTERNS, True) is ErrorClass.SHAPE_INVALID
+    assert classify_with("index_select(): self indexing axis dim should be positive", TORCH_PATTERNS, True) is ErrorClass.INDEX_OUT_OF_RANGE
