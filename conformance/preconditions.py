@@ -123,8 +123,8 @@ def elements(
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
         others = [d for d in range(len(data)) if d != axis]
-        if rule == "window" and not (empty_index_unchecked and math.prod(idx) == 0):
-            bad = [d for d in others if idx[d] > data[d]]
+        if rule == "window":
+            bad = [d for d in others if idx[d] > data[d]] if not (empty_index_unchecked and math.prod(idx) == 0) else []
             _require(not bad, op, f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}")
         elif rule == "equal":
             bad = [d for d in others if idx[d] != data[d]]
