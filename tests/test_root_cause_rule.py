@@ -251,3 +251,10 @@ def test_torch_error_messages_keep_their_class_inside_dynamos_wrapper_and_on_an_
     wrapped = "TorchRuntimeError: Dynamo failed ... got RuntimeError('Size does not match at dimension 0') FakeTensor(..., size=(3,), dtype=torch.int64)"
     assert classify_with(wrapped, TORCH_PATTERNS, True) is ErrorClass.SHAPE_INVALID
     assert classify_with("index_select(): self indexing axis dim should be positive", TORCH_PATTERNS, True) is ErrorClass.INDEX_OUT_OF_RANGE
+
+
+def test_refusing_an_index_into_an_empty_axis_is_as_good_as_the_empty_answer() -> None:
+    # jnp: zeros((0, 0))[[0]] returns bool[1,0], but the one-coordinate x[0] raises "index is out of bounds for axis 0 with size 0"
+    refused = Outcome.raised(IndexError("index is out of bounds for axis 0 with size 0"), ErrorClass.INDEX_OUT_OF_RANGE)
+    j = _judged("jax.advanced_indexing", np.zeros((0, 0), np.int32), np.array([0]), refused, "oob-above")
+    assert j.verdict.conforms, j.verdict
