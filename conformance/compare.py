@@ -341,8 +341,8 @@ def narrowed(case: Case) -> Case | None:
 def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits: int = 64) -> Verdict:
     """The :class:`Verdict` on one oracle's outcome (see the module docstring).
     For an oracle whose framework documents that 64-bit inputs become 32-bit
-    (``bits`` 32), an answer that conforms on the inputs as it received them
-    (:func:`narrowed`) conforms.
+    (``bits`` 32), the answer is judged on the inputs as it received them
+    (:func:`narrowed`): what departs there is the finding.
 
     >>> from conformance.model import CaseTags
     >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
@@ -356,8 +356,7 @@ def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits:
     received = narrowed(case) if bits == 32 and not verdict.conforms else None
     if received is None:
         return verdict
-    again = _verdict(received, reference_outcome(received), got, PolicyValues(received))
-    return again if again.conforms else verdict
+    return _verdict(received, reference_outcome(received), got, PolicyValues(received))
 
 
 def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
