@@ -75,6 +75,10 @@ class OpSpec:
     """Index regimes (:data:`~conformance.strategies.REGIMES`) where the docs are
     silent (``policy: unspecified``): whatever the framework does there is
     recorded as "spec silent", never judged a violation."""
+    mask_dtypes: frozenset[str] = frozenset()
+    """Index dtypes the op documents as boolean masks, not integer indices
+    (torch indexing: 'byte or bool' tensors): accepting them is recorded in
+    the dtype table, never held to integer semantics."""
 
     @property
     def framework(self) -> str:
@@ -289,6 +293,7 @@ CATALOG: tuple[OpSpec, ...] = (
     OpSpec(
         "torch.advanced_indexing", EqClass.ND, "https://docs.pytorch.org/docs/stable/tensors.html", (),
         gather_nd("torch.advanced_indexing", empty_tuple="data"), ONNX, TORCH_DTYPES, ("int32", "int64"), TORCH_INDEXING_NOTE,
+        mask_dtypes=frozenset({"uint8", "bool"}),
     ),
     OpSpec(
         "jax.advanced_indexing", EqClass.ND, "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing", (),

@@ -274,8 +274,9 @@ def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> st
             return CONFORMS
         if dtypes.closed:
             return UNDOCUMENTED_DTYPE
-        if np.asarray(case.indices).dtype.kind not in "iu":
-            return CONFORMS  # bool or float indices: no integer semantics to hold a value to; accepted (the dtype table says so)
+        index_dtype = np.asarray(case.indices).dtype
+        if index_dtype.kind not in "iu" or index_dtype.name in spec(case.op).mask_dtypes:
+            return CONFORMS  # bool or float indices, or a documented mask: no integer semantics to hold a value to (the dtype table says so)
     if got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
         return DTYPE_REJECTED
     if ref.kind is Kind.ERROR:

@@ -29,7 +29,8 @@ A finding is one root cause (a :class:`~conformance.findings.Signature`):
     framework narrows them, the word depends on the value drawn), and
     :func:`merged_into` settles them once drawing ends;
   - an internal error is one finding per oracle and op family, whatever the
-    input (the regimes are variants), as a hang is;
+    input (the regimes are variants), as a hang is; so is a shape error where
+    the docs accept the shapes (``shapes refused``; on empty data apart);
   - a NaN payload not kept is one finding per data dtype; an error where
     the reference gives a value, on empty data, is one (``empty data``);
   - a timeout is one finding per oracle and op family (``hangs``): where a
@@ -116,6 +117,9 @@ index dtype attribute ``Tindices`` or ``out_type``)."""
 ATTRIBUTE_REFUSED = "attribute refused"
 """The outcome of a root cause whose error quotes an attribute: one finding
 whatever the reference expected there (a value, or another error)."""
+SHAPES_REFUSED = "shapes refused"
+"""The outcome and condition of a shape error where the docs accept the
+shapes: one finding whatever the index values (``empty data`` apart)."""
 EMPTY_AXIS = "empty axis"
 """The condition of a value for an index into an empty gathered axis: no
 policy places it, so what comes back (a fill, zeros of another shape) is one
@@ -293,11 +297,21 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
         if np.asarray(case.data).size == 0:  # a non-empty output from empty data: the gathered axis is empty
             return (EMPTY_AXIS,)
         return (BEYOND_INT32,) if beyond_int32(case.indices) else (BAD_INDEX,)
+    if _shapes_refused(got, reference):  # a shape error whatever the indices hold: the regime changes nothing
+        return (SHAPES_REFUSED, *(["empty data"] if "empty-data" in tags.flags else []))
     if outcome.startswith("wrong error") and reference is not None and reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX):
         return ("bad index",)
     if outcome.startswith("error instead of value") and "empty-data" in tags.flags:
         return ("empty data",)
     return (tags.regime, *(f for f in STRUCTURAL_FLAGS if f in tags.flags))
+
+
+def _shapes_refused(got: Outcome, reference: Outcome | None) -> bool:
+    """The framework raised a shape error where the reference gives a value,
+    or raises only for the indices' values: it refuses shapes its docs accept."""
+    if got.kind is not Kind.ERROR or got.error_class is not ErrorClass.SHAPE_INVALID or reference is None:
+        return False
+    return reference.kind is Kind.VALUE or reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX)
 
 
 def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, reference: Outcome | None) -> Signature:
@@ -314,9 +328,9 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     refused = blamed is not None and cond == (blamed,)
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
     named = verdict.behaviour in _POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
-    about_indices = not (cond and cond[0].startswith(("precondition:", "data", EMPTY_AXIS))) and verdict.outcome not in ("protocol error", "wrong dtype")
+    about_indices = not (cond and cond[0].startswith(("precondition:", "data", EMPTY_AXIS, SHAPES_REFUSED))) and verdict.outcome not in ("protocol error", "wrong dtype")
     policy = verdict.behaviour.value if in_regime and named and about_indices and not refused else ""
-    outcome = ATTRIBUTE_REFUSED if refused else verdict.outcome
+    outcome = ATTRIBUTE_REFUSED if refused else SHAPES_REFUSED if cond[:1] == (SHAPES_REFUSED,) else verdict.outcome
     return Signature(family(case.op), info.name, info.version, info.device, info.mode, outcome, policy, cond)
 
 

@@ -258,3 +258,19 @@ def test_refusing_an_index_into_an_empty_axis_is_as_good_as_the_empty_answer() -
     refused = Outcome.raised(IndexError("index is out of bounds for axis 0 with size 0"), ErrorClass.INDEX_OUT_OF_RANGE)
     j = _judged("jax.advanced_indexing", np.zeros((0, 0), np.int32), np.array([0]), refused, "oob-above")
     assert j.verdict.conforms, j.verdict
+
+
+def test_a_uint8_index_torch_documents_as_a_mask_is_dtype_support_not_a_finding() -> None:
+    # regression: torch x[tensor([255], dtype=uint8)] on [False] is a mask read, not index 255 out of range
+    j = _judged("torch.advanced_indexing", np.array([False]), np.array([255], np.uint8), Outcome.returned(np.array([[False]])), "extreme")
+    assert j.verdict.conforms, j.verdict
+
+
+def test_a_shape_error_where_the_docs_accept_the_shapes_is_one_finding_whatever_the_indices() -> None:
+    # tnp.take_along_axis on rank-9 inputs: SelectV2 cannot broadcast, in range or not
+    err = Outcome.raised(ValueError("Broadcast between [1,1,1,1,1,1,1,1,1] and [1,1,1,1,1,1,1,1,1] is not supported yet"), ErrorClass.SHAPE_INVALID)
+    shape = (1,) * 9
+    data = np.full(shape, -1, np.int32)
+    sigs = {_judged("tensorflow.experimental.numpy.take_along_axis", data, np.full(shape, v, np.int32), err, regime, axis=0).signature()
+            for v, regime in ((0, "in-range"), (-2**31, "oob-below"))}
+    assert len(sigs) == 1 and next(iter(sigs)).outcome == "shapes refused", sigs
