@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from conformance.behaviour import Behaviour
-from conformance.compare import reference_outcome
+from conformance.compare import narrowed, reference_outcome
 from conformance.evaluate import Judged, OracleLike, evaluate
 from conformance.findings import Finding, Signature
 from conformance.model import Case, Kind, OracleInfo, Outcome
@@ -98,12 +98,14 @@ def _sibling(j: Judged) -> dict[str, Any]:
 
 
 def _reproducers(case: Case, ref: Outcome, oracles: Sequence[OracleLike], observed: Mapping[str, Outcome]) -> tuple[dict[str, str], str | None]:
-    """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along."""
+    """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along;
+    an oracle without 64-bit types expects what the reference gives on the inputs as it receives them."""
     scripts: dict[str, str] = {}
     model = None
     for oracle in oracles:
+        received = narrowed(case) if oracle.info().bits == 32 else None  # what its framework documents it receives
         try:
-            repro = oracle.reproducer(case, ref, observed.get(oracle.name))
+            repro = oracle.reproducer(case, reference_outcome(received) if received is not None else ref, observed.get(oracle.name))
         except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue

@@ -274,3 +274,16 @@ def test_a_shape_error_where_the_docs_accept_the_shapes_is_one_finding_whatever_
     sigs = {_judged("tensorflow.experimental.numpy.take_along_axis", data, np.full(shape, v, np.int32), err, regime, axis=0).signature()
             for v, regime in ((0, "in-range"), (-2**31, "oob-below"))}
     assert len(sigs) == 1 and next(iter(sigs)).outcome == "shapes refused", sigs
+
+
+def test_a_jax_default_reproducer_expects_what_its_narrowed_inputs_give() -> None:
+    import pytest
+
+    jax_oracle = pytest.importorskip("oracles.jax_oracle")
+    from conformance.finding_builder import _reproducers
+
+    x64, default = jax_oracle.oracles_here()[:2]
+    case = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None, "fill_value": None}, CaseTags("in-range", "int64", "int"))
+    scripts, _ = _reproducers(case, reference_outcome(case), [x64, default], {})
+    assert "EXPECTED_VALUE = np.array([7], dtype=np.int64)" in scripts["jax"]
+    assert "EXPECTED_VALUE = np.array([7], dtype=np.int32)" in scripts["jax-default"]
