@@ -62,6 +62,17 @@ class Judged:
         """The discrepancy's root cause (:mod:`conformance.rootcause`)."""
         return rootcause.signature(self.case, self.info, self.verdict, self.outcome, self.reference)
 
+    def words(self) -> frozenset[str]:
+        """The behaviour words that fit the answer (:func:`~conformance.rootcause.example_words`)."""
+        return rootcause.example_words(self.case, self.outcome)
+
+
+def judged_alone(case: Case, info: OracleInfo, got: Outcome) -> Judged:
+    """One oracle's answer on one case, judged on its own (a baseline
+    reproducer replayed, a pytest item): the reference computed here."""
+    ref = reference_outcome(case)
+    return Judged(case, info.name, info, ref, got, judge(case, ref, got, PolicyValues(case), bits=info.bits))
+
 
 def _answers(oracle: OracleLike, cases: list[Case]) -> list[Outcome]:
     """The oracle's outcomes for ``cases``, each checked; a batch that fails

@@ -36,8 +36,7 @@ import pytest
 from conformance import baseline as bl
 from conformance import rootcause
 from conformance.atlas import limited
-from conformance.compare import PolicyValues, judge, reference_outcome
-from conformance.evaluate import OracleLike, dispatch
+from conformance.evaluate import OracleLike, dispatch, judged_alone
 from conformance.execution import registry
 from conformance.findings import Signature
 from conformance.model import Case, OracleInfo
@@ -103,9 +102,8 @@ def _run(oracle: OracleLike, cases: list[Case]) -> Iterator[tuple[Signature | No
     conforms) and the behaviour words that fit its answer."""
     info = oracle.info()
     for case, got in zip(cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])):
-        ref = reference_outcome(case)
-        verdict = judge(case, ref, got, PolicyValues(case), bits=info.bits)
-        yield None if verdict.conforms else rootcause.signature(case, info, verdict, got, ref), rootcause.example_words(case, got)
+        j = judged_alone(case, info, got)
+        yield None if j.verdict.conforms else j.signature(), j.words()
 
 
 class AtlasItem(pytest.Item):

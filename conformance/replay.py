@@ -34,8 +34,7 @@ from typing import Any
 from conformance import rootcause
 from conformance.atlas import limited
 from conformance.baseline import Entry, in_range
-from conformance.compare import PolicyValues, judge, reference_outcome
-from conformance.evaluate import OracleLike, dispatch
+from conformance.evaluate import OracleLike, dispatch, judged_alone
 from conformance.model import Case, OracleInfo
 from conformance.settings import PROBE_TIMEOUT_S
 
@@ -97,12 +96,9 @@ def replay(entries: Sequence[Entry], oracles: Sequence[OracleLike]) -> list[Repl
     answers = {name: iter(outs) for name, outs in dispatch(runners, batches).items()}
     seen: dict[int, list[tuple[str, str]]] = {}
     for n, name, case in plan:
-        got = next(answers[name])
-        ref = reference_outcome(case)
-        verdict = judge(case, ref, got, PolicyValues(case), bits=infos[name].bits)
-        sig = rootcause.signature(case, infos[name], verdict, got, ref)
-        kind = "fixed" if verdict.conforms else "reproduces" if entries[n].accepts(sig, rootcause.example_words(case, got)) else "changed"
-        seen.setdefault(n, []).append((kind, f"{name} {infos[name].version}" if kind != "changed" else sig.words()))
+        j = judged_alone(case, infos[name], next(answers[name]))
+        kind = "fixed" if j.verdict.conforms else "reproduces" if entries[n].accepts(j.signature(), j.words()) else "changed"
+        seen.setdefault(n, []).append((kind, f"{name} {infos[name].version}" if kind != "changed" else j.signature().words()))
     return [_status(entry, seen.get(n, [])) for n, entry in enumerate(entries)]
 
 

@@ -125,6 +125,7 @@ EMPTY_AXIS = "empty axis"
 policy places it, so what comes back (a fill, zeros of another shape) is one
 finding, its words the variants."""
 
+_INDEX_ERRORS = (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX)
 _POLICY_WORDS = frozenset({Behaviour.WRAPS, Behaviour.CLAMPS, Behaviour.CLAMPS_RAW, Behaviour.ZERO_FILLS, Behaviour.FILLS, Behaviour.AMBIGUOUS, Behaviour.GARBAGE})
 
 
@@ -299,8 +300,8 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
         return (BEYOND_INT32,) if beyond_int32(case.indices) else (BAD_INDEX,)
     if _shapes_refused(got, reference):  # a shape error whatever the indices hold: the regime changes nothing
         return (SHAPES_REFUSED, *(["empty data"] if "empty-data" in tags.flags else []))
-    if outcome.startswith("wrong error") and reference is not None and reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX):
-        return ("bad index",)
+    if outcome.startswith("wrong error") and reference is not None and reference.error_class in _INDEX_ERRORS:
+        return (BAD_INDEX,)
     if outcome.startswith("error instead of value") and "empty-data" in tags.flags:
         return ("empty data",)
     return (tags.regime, *(f for f in STRUCTURAL_FLAGS if f in tags.flags))
@@ -311,7 +312,7 @@ def _shapes_refused(got: Outcome, reference: Outcome | None) -> bool:
     or raises only for the indices' values: it refuses shapes its docs accept."""
     if got.kind is not Kind.ERROR or got.error_class is not ErrorClass.SHAPE_INVALID or reference is None:
         return False
-    return reference.kind is Kind.VALUE or reference.error_class in (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX)
+    return reference.kind is Kind.VALUE or reference.error_class in _INDEX_ERRORS
 
 
 def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, reference: Outcome | None) -> Signature:

@@ -17,10 +17,13 @@ at most once (a cache keyed by the drawn case), so repeats cost nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
+from typing import TypeVar
 
 from conformance.strategies import ClassCase, Shape
+
+T = TypeVar("T")
 
 SHRINK_EVALS = 60
 """Most distinct candidates evaluated while shrinking one signature."""
@@ -100,6 +103,42 @@ def widened(cc: ClassCase, side: int = 5) -> list[ClassCase]:
     return out
 
 
+def greedy(
+    start: T,
+    steps: Callable[[T], list[T]],
+    keeps: Callable[[T], bool],
+    max_evals: int,
+    deadline: float | None = None,
+    key: Callable[[T], Hashable] = lambda c: c,
+) -> T:
+    """The fixed point of taking the first of ``steps(current)`` that ``keeps``
+    accepts and starting again from it; ``start`` if none is. Each distinct
+    candidate (by ``key``) is evaluated at most once: a repeat can only be an
+    earlier rejection (an accepted candidate is larger than every later one).
+    Stops before the evaluation after ``max_evals`` distinct ones, or past
+    ``deadline`` (a :func:`time.monotonic` value). Serves :func:`shrink` and
+    :func:`conformance.shrink_arrays.shrink_arrays`.
+
+    >>> greedy(10, lambda n: [n - 3, n - 2], lambda n: n >= 0 and n % 2 == 0, max_evals=20)
+    0
+    """
+    seen: dict[Hashable, bool] = {}
+    best = start
+    improved = True
+    while improved:
+        improved = False
+        for candidate in steps(best):
+            k = key(candidate)
+            if k not in seen:
+                if len(seen) >= max_evals or (deadline is not None and time.monotonic() > deadline):
+                    return best
+                seen[k] = keeps(candidate)
+            if seen[k]:
+                best, improved = candidate, True
+                break
+    return best
+
+
 def shrink(
     cc: ClassCase,
     keeps: Callable[[ClassCase], bool],
@@ -107,22 +146,6 @@ def shrink(
     deadline: float | None = None,
 ) -> ClassCase:
     """The smallest case reachable from ``cc`` by :func:`simpler` steps that
-    ``keeps`` accepts (see the module docstring); ``deadline`` is a
-    :func:`time.monotonic` value."""
-    seen: dict[ClassCase, bool] = {}
-
-    def test(candidate: ClassCase) -> bool:
-        if candidate not in seen:
-            seen[candidate] = keeps(candidate)
-        return seen[candidate]
-
-    improved = True
-    while improved:
-        improved = False
-        for candidate in simpler(cc):
-            if len(seen) >= max_evals or (deadline is not None and time.monotonic() > deadline):
-                return cc
-            if test(candidate):
-                cc, improved = candidate, True
-                break
-    return cc
+    ``keeps`` accepts (see the module docstring, and :func:`greedy`);
+    ``deadline`` is a :func:`time.monotonic` value."""
+    return greedy(cc, simpler, keeps, max_evals, deadline)

@@ -22,12 +22,12 @@ attributes never change; ``cc``'s shapes always follow the arrays.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
 
+from conformance.shrink import greedy
 from conformance.strategies import ClassCase
 
 Arrays = tuple[ClassCase, np.ndarray, np.ndarray]
@@ -116,18 +116,4 @@ def shrink_arrays(
     >>> small.data_shape, d.tolist(), i.tolist()
     ((3,), [0, 1, 2], [0])
     """
-    seen: dict[_Key, bool] = {}
-    best: Arrays = (cc, data, indices)
-    improved = True
-    while improved:
-        improved = False
-        for candidate in slimmer(*best):
-            key = _key(candidate[1], candidate[2])
-            if key not in seen:
-                if len(seen) >= max_evals or (deadline is not None and time.monotonic() > deadline):
-                    return best
-                seen[key] = keeps(*candidate)
-            if seen[key]:
-                best, improved = candidate, True
-                break
-    return best
+    return greedy((cc, data, indices), lambda a: slimmer(*a), lambda a: keeps(*a), max_evals, deadline, key=lambda a: _key(a[1], a[2]))

@@ -20,7 +20,7 @@ from conformance.dtypes import DtypeSupport
 from conformance.evaluate import Judged
 from conformance.findings import Finding, HarnessError, Matrix, MatrixKey, Signature
 from conformance.probes import Probe
-from conformance.rootcause import example_words, merged_into, variant
+from conformance.rootcause import merged_into, variant
 from conformance.strategies import ClassCase
 from conformance.stream import ResultStream
 
@@ -119,7 +119,7 @@ class Tally:
         cause they belong to (:func:`~conformance.rootcause.merged_into`), once
         drawing has ended."""
         for sig, first in sorted(self.first.items(), key=lambda kv: kv[1].seconds):
-            target = merged_into(sig, example_words(first.judged.case, first.judged.outcome), self.first)
+            target = merged_into(sig, first.judged.words(), self.first)
             if target is not None:
                 self.rename(sig, target, first)
 
