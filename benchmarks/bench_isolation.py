@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 
 import oracles
+from conformance.core.outcome import Kind
 from conformance.execution import IsolatedOracle, registered, run_on_all
-from conformance.model import Kind
 
 DATA = np.arange(12, dtype=np.int64).reshape(4, 3)
 INDICES = np.array([3, 1], dtype=np.int64)

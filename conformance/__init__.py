@@ -6,10 +6,11 @@ framework ops mapped onto it.
 [[1, 1], [4, 3]]
 """
 
-from conformance.catalog import Attr, OpSpec, ops, spec, specs
-from conformance.multiaxis import gather_multiaxis
-from conformance.plans import EqClass, Plan
-from conformance.policy import (
+from conformance.spec.catalog import Attr, OpSpec, ops, specs
+from conformance.spec.catalog import spec as op_spec
+from conformance.spec.multiaxis import gather_multiaxis
+from conformance.spec.plans import EqClass, Plan
+from conformance.spec.policy import (
     CLIP,
     MODULO,
     NONNEGATIVE,
@@ -20,7 +21,7 @@ from conformance.policy import (
     ZERO_FILL,
     IndexPolicy,
 )
-from conformance.reference import plan, reference
+from conformance.spec.reference import plan, reference
 
 __all__ = [
     "CLIP",
@@ -37,9 +38,9 @@ __all__ = [
     "OpSpec",
     "Plan",
     "gather_multiaxis",
+    "op_spec",
     "ops",
     "plan",
     "reference",
-    "spec",
     "specs",
 ]  # fmt: skip

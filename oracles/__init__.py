@@ -14,6 +14,9 @@ re-exported here for convenience.
 Importing this package imports no framework.
 """
 
+from conformance.core.case import Case
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.execution import (
     DEFAULT_STARTUP_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -27,7 +30,6 @@ from conformance.execution import (
     infos,
     registered,
 )
-from conformance.model import Case, ErrorClass, Kind, OracleInfo, Outcome
 from oracles.base import Oracle
 
 __all__ = [

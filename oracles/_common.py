@@ -2,7 +2,7 @@
 
 * :class:`OpUnit`: how one framework op is called, as source text;
 * :class:`FrameworkOracle`: an :class:`~oracles.base.Oracle` that runs its
-  units: it executes its prelude and mode text (see :mod:`conformance.scripts`)
+  units: it executes its prelude and mode text (see :mod:`conformance.execution.scripts`)
   once, calls an op through the same text its reproducer prints, refuses ops
   it does not list and inputs whose dtype its framework cannot hold, and
   classifies errors with the framework's own message patterns first;
@@ -26,9 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from conformance.arrays import dtype_name
-from conformance.model import Case, ErrorClass, OracleInfo, Outcome, Reproducer
-from conformance.scripts import Program, script, unit_source
+from conformance.core.arrays import dtype_name
+from conformance.core.case import Case
+from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.outcome import ErrorClass, Outcome
+from conformance.execution.scripts import Program, script, unit_source
 from oracles.base import Oracle, classify_message
 
 Patterns = tuple[tuple[ErrorClass, tuple[str, ...]], ...]
@@ -190,7 +192,7 @@ class FrameworkOracle(Oracle):
         return to_numpy(run(to_native(data), to_native(indices)), data)
 
     def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
-        """The standalone script of ``case`` on this oracle (see :func:`conformance.scripts.script`);
+        """The standalone script of ``case`` on this oracle (see :func:`conformance.execution.scripts.script`);
         a ValueError for a case this oracle does not run at all (unsupported)."""
         data, indices = np.asarray(case.data), np.asarray(case.indices)
         reason = self.unsupported_reason(case.op, data, indices, case.attrs)

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from conformance.model import Case, CaseLike, ErrorClass, OracleInfo, Outcome, Reproducer, as_case
+from conformance.core.case import Case, CaseLike, as_case
+from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.outcome import ErrorClass, Outcome
 
 if TYPE_CHECKING:
     from typing_extensions import Self

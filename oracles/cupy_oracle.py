@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance.arrays import BFLOAT16
-from conformance.model import OracleInfo
-from conformance.scripts import EAGER
+from conformance.core.arrays import BFLOAT16
+from conformance.core.oracle import OracleInfo
+from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, when_installed
 from oracles.base import Oracle
 from oracles.numpy_oracle import NUMPY_OPS, NUMPY_PATTERNS, numpy_units

@@ -12,7 +12,7 @@ configurations:
   ``2**40`` becomes ``0``). Nothing is cast here; that conversion is JAX's and
   its result is the outcome. JAX documents it (``OracleInfo.bits`` 32), so
   the judge also holds the answer to the reference on the inputs as JAX
-  receives them (:func:`conformance.compare.judge`).
+  receives them (:func:`conformance.judge.verdict.judge`).
 
 The setting is scoped, not process-wide: ``to_native`` and the call run
 inside ``with jax.enable_x64(X64)``, so both oracles can live in one process
@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.model import ErrorClass, OracleInfo
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.model import ErrorClass, OracleInfo
-from conformance.scripts import EAGER
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 

@@ -33,9 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from conformance.arrays import as_dtype
-from conformance.model import ErrorClass, OpKey, OracleInfo
-from conformance.scripts import EAGER
+from conformance.core.arrays import as_dtype
+from conformance.core.case import OpKey
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.execution.scripts import EAGER
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
@@ -272,7 +274,7 @@ class OnnxOracle(FrameworkOracle):
 class OrtOracle(OnnxOracle):
     """onnxruntime with one execution provider (CPU as fallback for others), in one of :data:`ORT_MODES`.
 
-    >>> from conformance.arrays import BFLOAT16
+    >>> from conformance.core.arrays import BFLOAT16
     >>> OrtOracle().run_in_process("onnx.Gather-13", np.array([1.5, -0.0], BFLOAT16), np.array([1, 0]), {}).value.tolist()
     [-0.0, 1.5]
     """

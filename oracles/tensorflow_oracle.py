@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.model import ErrorClass, OracleInfo
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, is_text, when_installed
 from oracles.base import Oracle
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.model import ErrorClass, OracleInfo
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.tensorflow_oracle import TF_EAGER, TF_PATTERNS, TF_PRELUDE

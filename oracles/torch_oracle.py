@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance.model import ErrorClass, OracleInfo
-from conformance.scripts import EAGER
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
 from oracles.base import Oracle
 

@@ -29,7 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance.model import Case, OracleInfo, Outcome, Reproducer
+from conformance.core.case import Case
+from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.outcome import Outcome
 from oracles.base import Oracle
 
 BEHAVIOURS = ("returns", "raises", "segfault", "abort", "exit", "hang", "spin", "slow", "none", "list", "scalar")

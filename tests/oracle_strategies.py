@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.arrays import BFLOAT16, as_dtype
-from conformance.catalog import spec, specs
-from conformance.plans import EqClass
+from conformance.core.arrays import BFLOAT16, as_dtype
+from conformance.spec.catalog import spec, specs
+from conformance.spec.plans import EqClass
 
 Shape = tuple[int, ...]
 Case = tuple[np.ndarray, np.ndarray, dict[str, Any]]

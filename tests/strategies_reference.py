@@ -6,7 +6,7 @@ seed's JavaScript ``gatherMultiaxis`` (``shared/seeds/004``): loop over every
 output coordinate, mask it with the broadcasting masks of ``input`` and of the
 logical ``indices`` shape, and read one index element per axis. Index values
 are Python ints and each policy is applied with Python integer arithmetic, so
-nothing here shares code with ``conformance.policy`` or ``conformance.multiaxis``.
+nothing here shares code with ``conformance.spec.policy`` or ``conformance.spec.multiaxis``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import ml_dtypes
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.policy import POLICIES, IndexPolicy
+from conformance.spec.policy import POLICIES, IndexPolicy
 
 Shape = tuple[int, ...]
 

@@ -11,17 +11,20 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from conformance import atlas as atlas_module
-from conformance.arrays import same_bits
-from conformance.atlas import ATLAS_FORMAT, HARNESS_ERROR, Atlas, AtlasFileError, expected_cells, run_atlas
-from conformance.catalog import specs
-from conformance.compare import CANDIDATES, PolicyValues
-from conformance.model import Case, OracleInfo, Outcome
-from conformance.plans import EqClass
-from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
-from conformance.probes import CONDITIONS, Group, all_probes, cases_of, condition, probes
-from conformance.reference import reference
-from conformance.strategies import axis_sizes
+from conformance.campaign import atlas_runner as atlas_module
+from conformance.campaign.atlas_runner import expected_cells, run_atlas
+from conformance.cases.class_case import axis_sizes
+from conformance.cases.probes import CONDITIONS, Group, all_probes, cases_of, condition, probes
+from conformance.core.arrays import same_bits
+from conformance.core.case import Case
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import Outcome
+from conformance.judge.verdict import CANDIDATES, PolicyValues
+from conformance.results.atlas import ATLAS_FORMAT, HARNESS_ERROR, Atlas, AtlasFileError
+from conformance.spec.catalog import specs
+from conformance.spec.plans import EqClass
+from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
+from conformance.spec.reference import reference
 from oracles.numpy_oracle import oracles_here as numpy_oracles
 
 # -- the probes ------------------------------------------------------------------------

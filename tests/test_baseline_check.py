@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.baseline import Entry, annotated, check, in_range, load
-from conformance.findings import Case, Finding, RunResult, Signature
-from conformance.model import Outcome
+from conformance.core.case import Case
+from conformance.core.outcome import Outcome
+from conformance.gate.baseline import Entry, annotated, check, in_range, load
+from conformance.judge.signature import Signature
+from conformance.results.finding import Finding
+from conformance.results.run_result import RunResult
 
 
 def _result(*sigs: Signature) -> RunResult:

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 import oracles
-from conformance.behaviour import Behaviour
-from conformance.campaign import run_campaign
-from conformance.evaluate import evaluate
-from conformance.findings import RunResult
-from conformance.plans import EqClass
-from conformance.settings import Settings
-from conformance.shrink import shrink
-from conformance.strategies import ClassCase
+from conformance.campaign.dispatch import evaluate
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
+from conformance.campaign.shrinker import shrink
+from conformance.cases.class_case import ClassCase
+from conformance.core.behaviour import Behaviour
+from conformance.results.run_result import RunResult
+from conformance.spec.plans import EqClass
 
 pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
 

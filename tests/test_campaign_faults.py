@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.campaign import run_campaign
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
 from conformance.execution.isolation import IsolatedOracle
-from conformance.settings import Settings
 
 TESTS = str(Path(__file__).resolve().parent)
 

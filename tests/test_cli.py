@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 FAST = ["--oracles", "numpy", "--ops", "numpy.take", "--max-examples", "3", "--in-process"]
 
@@ -133,7 +133,7 @@ def test_a_framework_that_fails_to_import_fails_the_gate_unless_allowed(tmp_path
     (shadow / "jax").mkdir(parents=True)
     (shadow / "jax" / "__init__.py").write_text(BROKEN_JAX)
     env = {"PYTHONPATH": str(shadow), "GATHER_CONFORMANCE_NO_CACHE": "1", "PATH": "/usr/bin:/bin"}
-    cmd = [sys.executable, "-m", "conformance.cli", "check", *FAST, "--out", str(tmp_path / "o")]
+    cmd = [sys.executable, "-m", "conformance.cli.main", "check", *FAST, "--out", str(tmp_path / "o")]
     failed = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, check=False)
     assert failed.returncode == 2 and "jax is broken on purpose" in failed.stderr, failed.stderr[-2000:]
     allowed = subprocess.run([*cmd, "--allow-missing"], capture_output=True, text=True, env=env, timeout=300, check=False)
@@ -142,8 +142,8 @@ def test_a_framework_that_fails_to_import_fails_the_gate_unless_allowed(tmp_path
 
 
 def test_nothing_tested_never_passes(tmp_path) -> None:
-    from conformance.baseline import check
-    from conformance.findings import RunResult
+    from conformance.gate.baseline import check
+    from conformance.results.run_result import RunResult
 
     assert check(RunResult({}, 0, {}, {}, 0.0, {}, []), []) == ["nothing tested: no oracle ran a single case"]
 

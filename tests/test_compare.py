@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.compare import PolicyValues, judge, observed_policy, reference_outcome
-from conformance.findings import Behaviour, Case
-from conformance.model import CaseTags, ErrorClass, Outcome
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case, CaseTags
+from conformance.core.outcome import ErrorClass, Outcome
+from conformance.judge.verdict import PolicyValues, judge, observed_policy, reference_outcome
 
 X = np.array([10, 20, 30, 40], dtype=np.int32)
 

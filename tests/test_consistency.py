@@ -13,16 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from conformance.campaign import run_campaign
-from conformance.catalog import SPEC_ONLY, specs
-from conformance.compare import reference_outcome
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
+from conformance.cases.class_case import ClassCase
+from conformance.cases.translate import translate
+from conformance.core.case import OpKey
+from conformance.core.oracle import Reproducer
 from conformance.execution import registry
-from conformance.model import OpKey, Reproducer
-from conformance.plans import EqClass
-from conformance.scripts import save
-from conformance.settings import Settings
-from conformance.strategies import ClassCase
-from conformance.translate import translate
+from conformance.execution.scripts import save
+from conformance.judge.verdict import reference_outcome
+from conformance.spec.catalog import SPEC_ONLY, specs
+from conformance.spec.plans import EqClass
 
 KEYS = {s.key for s in specs()}
 

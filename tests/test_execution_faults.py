@@ -18,6 +18,9 @@ import numpy as np
 import pytest
 from fake_oracles import PATH, SLOW_SECONDS, TABLE, FakeOracle, fragile_module
 
+from conformance.core.case import Case
+from conformance.core.oracle import Reproducer
+from conformance.core.outcome import Kind, Outcome
 from conformance.execution import (
     IsolatedOracle,
     ReproducerUnavailable,
@@ -28,7 +31,6 @@ from conformance.execution import (
     registered,
     run_on_all,
 )  # fmt: skip
-from conformance.model import Case, Kind, Outcome, Reproducer
 
 pytestmark = pytest.mark.timeout(120)
 

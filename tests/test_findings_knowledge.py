@@ -9,18 +9,21 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from conformance.behaviour import Behaviour
-from conformance.campaign import run_campaign
-from conformance.compare import CANDIDATES, PolicyValues, candidates, judge, observed_policy, reference_outcome
-from conformance.evaluate import Judged, evaluate
-from conformance.model import Case, CaseTags, ErrorClass, OracleInfo, Outcome
-from conformance.plans import EqClass
-from conformance.reference import reference
-from conformance.rootcause import signature
-from conformance.settings import Settings
-from conformance.strategies import ClassCase
-from conformance.tally import Tally
-from conformance.translate import translate
+from conformance.campaign.dispatch import evaluate
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
+from conformance.campaign.sightings import Tally
+from conformance.cases.class_case import ClassCase
+from conformance.cases.translate import translate
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case, CaseTags
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass, Outcome
+from conformance.judge.judged import Judged
+from conformance.judge.rootcause import signature
+from conformance.judge.verdict import CANDIDATES, PolicyValues, candidates, judge, observed_policy, reference_outcome
+from conformance.spec.plans import EqClass
+from conformance.spec.reference import reference
 from oracles.base import classify_message, internal_or
 
 INFO = OracleInfo("fw", "fw", "1.0", "cpu", "eager", ())

@@ -11,16 +11,18 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conformance.campaign import run_campaign
-from conformance.catalog import specs
-from conformance.compare import reference_outcome
-from conformance.evaluate import evaluate
-from conformance.findings import RunResult
-from conformance.model import Case, OracleInfo, Outcome, Reproducer
+from conformance.campaign.dispatch import evaluate
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
+from conformance.cases.strategies import class_cases
+from conformance.core.case import Case
+from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.outcome import Outcome
+from conformance.judge.verdict import reference_outcome
 from conformance.report.runs import merge_runs
-from conformance.settings import Settings
-from conformance.strategies import class_cases
-from conformance.stream import rebuild
+from conformance.results.run_result import RunResult
+from conformance.results.stream import rebuild
+from conformance.spec.catalog import specs
 
 ALL_OPS = tuple(s.key for s in specs())
 

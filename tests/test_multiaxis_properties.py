@@ -18,8 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance import gather_multiaxis, reference
-from conformance.arrays import same_bits, to_numpy
-from conformance.policy import CLIP, MODULO, NONNEGATIVE, ONNX, POLICIES, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL
+from conformance.core.arrays import same_bits, to_numpy
+from conformance.spec.policy import (
+    CLIP,
+    MODULO,
+    NONNEGATIVE,
+    ONNX,
+    POLICIES,
+    WRAP_THEN_CLAMP,
+    WRAP_THEN_FILL,
+    ZERO_FILL,
+)
 from tests.strategies_reference import (
     INDEX_DTYPES,
     Case,

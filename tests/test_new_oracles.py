@@ -25,12 +25,13 @@ import onnx
 import pytest
 
 from conformance import reference
-from conformance.catalog import spec
-from conformance.compare import reference_outcome
+from conformance.core.case import Case
+from conformance.core.outcome import ErrorClass, Kind
 from conformance.execution import registry
 from conformance.execution.environment import describe
-from conformance.model import Case, ErrorClass, Kind
-from conformance.scripts import save
+from conformance.execution.scripts import save
+from conformance.judge.verdict import reference_outcome
+from conformance.spec.catalog import spec
 from oracles import cupy_oracle, jax_oracle, onnx_oracle, tensorflow_oracle, tf_numpy_oracle, torch_oracle
 from oracles.base import Oracle
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conformance import reference
-from conformance.arrays import same_bits
+from conformance.core.arrays import same_bits
 
 onnx = pytest.importorskip("onnx", reason="onnx is not installed (extra: onnx)")
 from onnx import helper

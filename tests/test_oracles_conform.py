@@ -19,9 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import reference, spec
-from conformance.arrays import BFLOAT16, INDEX_DTYPES, same_bits
-from conformance.model import ErrorClass, Kind, Outcome
+from conformance import reference
+from conformance.core.arrays import BFLOAT16, INDEX_DTYPES, same_bits
+from conformance.core.outcome import ErrorClass, Kind, Outcome
+from conformance.spec.catalog import spec
 from oracles import cupy_oracle, jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, tf_numpy_oracle, torch_oracle
 from oracles.base import Oracle
 from tests.oracle_strategies import data_array, valid_cases

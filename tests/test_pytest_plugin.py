@@ -45,7 +45,7 @@ def test_k_selects_items_by_condition(tmp_path) -> None:
 def test_a_baseline_entry_fixed_upstream_fails_as_a_strict_xpass(tmp_path) -> None:
     import json
 
-    from conformance.model import Case, CaseTags
+    from conformance.core.case import Case, CaseTags
 
     case = Case("numpy.take_along_axis", np.arange(4), np.array([1]), {"axis": 0}, CaseTags("in-range", "int64", "int"))
     entry = {"op": "numpy.take_along_axis", "oracle": "numpy", "device": "*", "mode": "*", "outcome": "wrong value", "policy": "*",

@@ -9,7 +9,8 @@ import inspect
 import numpy as np
 import pytest
 
-from conformance import plan, reference, spec
+from conformance import plan, reference
+from conformance.spec.catalog import spec
 
 # -- the range an error states is the range of the policy in force --------------
 

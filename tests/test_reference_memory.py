@@ -1,5 +1,5 @@
 """The reference's extra memory stays near the size of its output: offsets and
-index checks are computed a block of :data:`conformance.policy.CHUNK` positions
+index checks are computed a block of :data:`conformance.spec.policy.CHUNK` positions
 at a time (the code before this bound built int64 buffers of the whole output:
 about 17x the output for int8 data with int8 indices). And the blocked code
 computes what the unblocked one does, block boundaries anywhere."""
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-import conformance.policy as policy_module
+import conformance.spec.policy as policy_module
 from conformance import gather_multiaxis, reference
-from conformance.policy import CLIP, MODULO, ONNX, WRAP_THEN_FILL, ZERO_FILL, normalize_indices
+from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_FILL, ZERO_FILL, normalize_indices
 from tests.strategies_reference import Case, multiaxis_cases, oracle_gather
 from tests.test_multiaxis_properties import _assert_same_outcome, _outcome
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance import baseline as bl
-from conformance.findings import RunResult
-from conformance.model import Case, CaseTags, OracleInfo, Outcome
-from conformance.replay import replay
+from conformance.core.case import Case, CaseTags
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import Outcome
+from conformance.gate import baseline as bl
+from conformance.gate.replay import replay
+from conformance.results.run_result import RunResult
 
 CASE = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
 ENTRY = bl.Entry(
@@ -32,7 +34,7 @@ class Fake:
             try:
                 out.append(Outcome.returned(np.take(c.data, c.indices, axis=0, mode=self.mode)))
             except IndexError as exc:
-                from conformance.model import ErrorClass
+                from conformance.core.outcome import ErrorClass
 
                 out.append(Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE))
         return out

@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 import conformance.report
-from conformance.behaviour import BEHAVIOURS, css_class
-from conformance.findings import Case, Finding, HarnessError, MatrixKey, RunResult, Signature
-from conformance.model import CaseTags, ErrorClass, Kind, Outcome
+from conformance.core.behaviour import BEHAVIOURS, css_class
+from conformance.core.case import Case, CaseTags
+from conformance.core.outcome import ErrorClass, Kind, Outcome
+from conformance.judge.signature import Signature
 from conformance.report import build_report, load_runs
 from conformance.report.arrays_view import array_view, differing_coordinates
 from conformance.report.html import render_html
@@ -27,6 +28,8 @@ from conformance.report.matrix_view import MatrixCell, MatrixRow, matrix_rows
 from conformance.report.run_view import console_head
 from conformance.report.runs import compare_runs, merge_runs
 from conformance.report.views import finding_anchor
+from conformance.results.finding import Finding, HarnessError
+from conformance.results.run_result import MatrixKey, RunResult
 
 REPORT_PACKAGE = Path(conformance.report.__file__).parent
 
@@ -108,7 +111,7 @@ MATRIX = {
 FIGURES: dict[str, Any] = {
     "class_cases": 40, "oracle_runs": 246, "loop_seconds": 3.2, "atlas_seconds": 0.0, "cases_per_second": 12.5,
     "oracle_runs_per_second": 76.88, "shrink_seconds": 0.8, "raw_discrepancies": 59, "signatures": 4, "harness_errors": 0,
-}  # fmt: skip (the shape of conformance.tally.Tally.figures)
+}  # fmt: skip (the shape of conformance.campaign.sightings.Tally.figures)
 
 
 def synthetic_run(seed: int = 3, facts: dict | None = None) -> RunResult:
@@ -356,7 +359,7 @@ def test_outcome_kinds_each_render(report_dir: Path) -> None:
 
 def test_page_colours_and_legend_come_from_the_behaviour_table(report_dir: Path) -> None:
     html = (report_dir / "index.html").read_text()
-    style = (REPORT_PACKAGE.parent / "templates" / "_style.css.j2").read_text()
+    style = (REPORT_PACKAGE / "templates" / "_style.css.j2").read_text()
     assert not re.search(r"^\s*\.b-", style, re.MULTILINE), "behaviour colours are generated, not hand-written"
     for behaviour, look in BEHAVIOURS.items():
         assert re.search(rf"\.{css_class(behaviour.value)} {{ background: {look.background};", html), behaviour

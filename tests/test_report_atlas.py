@@ -18,11 +18,13 @@ import numpy as np
 import pytest
 from test_report import FIGURES, crash_finding, known_finding, onnx_finding, synthetic_run
 
-from conformance.atlas import Atlas, AtlasCell, run_atlas
-from conformance.console import closing_summary
-from conformance.findings import Case, Finding, RunResult, Signature
-from conformance.model import CaseTags, ErrorClass, OracleInfo, Outcome
-from conformance.probes import CONDITIONS, condition_order
+from conformance.campaign.atlas_runner import run_atlas
+from conformance.cases.probes import CONDITIONS, condition_order
+from conformance.cli.console import closing_summary
+from conformance.core.case import Case, CaseTags
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass, Outcome
+from conformance.judge.signature import Signature
 from conformance.report import build_report, load_atlases
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
@@ -31,6 +33,9 @@ from conformance.report.markdown import markdown_summary
 from conformance.report.run_view import console_head
 from conformance.report.runs import compare_runs
 from conformance.report.views import finding_anchor
+from conformance.results.atlas import Atlas, AtlasCell
+from conformance.results.finding import Finding
+from conformance.results.run_result import RunResult
 
 # -- atlases to show --------------------------------------------------------------------------
 

@@ -37,9 +37,9 @@ import pytest
 from test_report import facts_with, synthetic_run
 from test_report_atlas import inprocess_atlas
 
-from conformance.findings import RunResult
 from conformance.report import build_report, load_atlases
 from conformance.report.views import finding_anchor
+from conformance.results.run_result import RunResult
 
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
@@ -65,10 +65,10 @@ def small_real_run(tmp: Path) -> RunResult:
     """A small real campaign (numpy, torch and onnxruntime in process, a few
     examples per class, 15 s at most); skips if the campaign is not there."""
     try:
-        from conformance.campaign import run_campaign
-        from conformance.evaluate import close_all
+        from conformance.campaign.dispatch import close_all
+        from conformance.campaign.runner import run_campaign
+        from conformance.campaign.settings import Settings
         from conformance.execution import registry
-        from conformance.settings import Settings
     except ImportError as exc:
         pytest.skip(f"no campaign to run: {exc}")
     tmp.mkdir(parents=True, exist_ok=True)
@@ -76,7 +76,7 @@ def small_real_run(tmp: Path) -> RunResult:
     oracles = [registry.get(o) for o in CAMPAIGN_ORACLES if o in here]  # isolated: some drawn cases hang a framework for good
     try:
         settings = Settings(seed=0, max_examples=15, budget_s=15)
-        return run_campaign(oracles, settings, out_dir=tmp)  # type: ignore[arg-type]  # the registry's oracles are OracleLike
+        return run_campaign(oracles, settings, out_dir=tmp)  # type: ignore[arg-type]  # the registry's oracles are Oracle
     finally:
         close_all(oracles)
 

@@ -23,9 +23,11 @@ import numpy as np
 import pytest
 
 from conformance import reference
-from conformance.arrays import BFLOAT16
-from conformance.model import Case, Outcome, Reproducer
-from conformance.scripts import EAGER, save
+from conformance.core.arrays import BFLOAT16
+from conformance.core.case import Case
+from conformance.core.oracle import Reproducer
+from conformance.core.outcome import Outcome
+from conformance.execution.scripts import EAGER, save
 from oracles import jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, torch_oracle
 from oracles._common import FrameworkOracle, MissingUnit, OpUnit, when_installed
 from oracles.base import Oracle, classify_message
@@ -41,7 +43,7 @@ class UnitFake(FrameworkOracle):
     """A NumPy-like oracle whose one unit (``numpy.take``) is ``call``."""
 
     def __init__(self, call: str, ops: tuple[str, ...] = ("numpy.take",)) -> None:
-        from conformance.model import OracleInfo
+        from conformance.core.oracle import OracleInfo
 
         info = OracleInfo("fake-unit", "numpy", np.__version__, "cpu", "eager", ops)
         super().__init__(info, NUMPY_PRELUDE + "\nimport os\nimport signal\nimport time\n", EAGER, [OpUnit("numpy.take", call)])
@@ -192,7 +194,7 @@ def test_small_inputs_are_literal_arrays_and_scripts_print_the_expected_and_obse
 
 
 def test_a_nan_payload_is_written_as_bytes_with_its_values_in_a_comment() -> None:
-    from conformance.scripts import assignment
+    from conformance.execution.scripts import assignment
 
     payload = np.array([0x7FC00001, 0x3FC00000], dtype=np.uint32).view(np.float32)
     line = assignment("data", payload)

@@ -1,4 +1,4 @@
-"""The root-cause rule (:mod:`conformance.rootcause`): tags enter a finding's
+"""The root-cause rule (:mod:`conformance.judge.rootcause`): tags enter a finding's
 identity only where they change the behaviour, behaviours one example cannot
 name settle into the root cause they belong to, and minimal reproducers; with
 a regression test for each false finding this rule fixed."""
@@ -10,16 +10,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from conformance.baseline import Entry
-from conformance.campaign import run_campaign
-from conformance.compare import PolicyValues, judge, reference_outcome
-from conformance.evaluate import Judged
-from conformance.model import Case, CaseTags, ErrorClass, OracleInfo, Outcome
-from conformance.plans import EqClass
-from conformance.rootcause import BAD_INDEX, BEYOND_INT32, example_words, merged_into, still_shows
-from conformance.settings import Settings
-from conformance.strategies import ClassCase
-from conformance.tally import Tally
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
+from conformance.campaign.sightings import Tally
+from conformance.cases.class_case import ClassCase
+from conformance.core.case import Case, CaseTags
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass, Outcome
+from conformance.gate.baseline import Entry
+from conformance.judge.judged import Judged
+from conformance.judge.rootcause import BAD_INDEX, BEYOND_INT32, example_words, merged_into, still_shows
+from conformance.judge.verdict import PolicyValues, judge, reference_outcome
+from conformance.spec.plans import EqClass
 from oracles.base import internal_or
 
 INFO = OracleInfo("fw", "fw", "1.0", "cpu", "eager", ())
@@ -188,7 +190,7 @@ def test_jax_default_narrowing_64_bit_inputs_as_documented_conforms() -> None:
 
 
 def test_a_dtype_error_listing_allowed_values_blames_the_argument_it_names() -> None:
-    from conformance.rootcause import rejected_dtype
+    from conformance.judge.rootcause import rejected_dtype
 
     msg = "Value for attr 'out_type' of int8 is not in the list of allowed values: int32, int64"
     for data in (np.zeros(2, np.int8), np.zeros(2, np.int32)):
@@ -225,7 +227,7 @@ def test_onnxruntime_keeps_a_0d_index_0d_next_to_bfloat16_data() -> None:
     import pytest
 
     onnx_oracle = pytest.importorskip("oracles.onnx_oracle")
-    from conformance.arrays import as_dtype
+    from conformance.core.arrays import as_dtype
 
     ort = next(o for o in onnx_oracle.oracles_here() if o.name == "onnxruntime")
     got = ort.run_in_process("onnx.Gather-13", np.zeros((0, 2), as_dtype("bfloat16")), np.array(1, np.int32), {"axis": -1})
@@ -280,10 +282,10 @@ def test_a_jax_default_reproducer_expects_what_its_narrowed_inputs_give() -> Non
     import pytest
 
     jax_oracle = pytest.importorskip("oracles.jax_oracle")
-    from conformance.finding_builder import _reproducers
+    from conformance.campaign.finding_builder import reproducers
 
     x64, default = jax_oracle.oracles_here()[:2]
     case = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None, "fill_value": None}, CaseTags("in-range", "int64", "int"))
-    scripts, _ = _reproducers(case, reference_outcome(case), [x64, default], {})
+    scripts, _ = reproducers(case, reference_outcome(case), [x64, default], {})
     assert "EXPECTED_VALUE = np.array([7], dtype=np.int64)" in scripts["jax"]
     assert "EXPECTED_VALUE = np.array([7], dtype=np.int32)" in scripts["jax-default"]

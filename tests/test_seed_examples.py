@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from conformance import gather_multiaxis, plan, reference
-from conformance.multiaxis import multiaxis_shapes
-from conformance.plans import nd_plan
+from conformance.spec.multiaxis import multiaxis_shapes
+from conformance.spec.plans import nd_plan
 
 X43 = np.array([[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]])
 X22 = np.array([[1, 2], [3, 4]])

@@ -1,4 +1,4 @@
-"""Shrinking explicit arrays (:mod:`conformance.shrink_arrays`): what the
+"""Shrinking explicit arrays (:mod:`conformance.campaign.array_shrinker`): what the
 candidates are, where the greedy walk ends, and what it costs."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from dataclasses import replace
 import ml_dtypes
 import numpy as np
 
-from conformance.plans import EqClass
-from conformance.shrink_arrays import shrink_arrays, slimmer
-from conformance.strategies import ClassCase
+from conformance.campaign.array_shrinker import shrink_arrays, slimmer
+from conformance.cases.class_case import ClassCase
+from conformance.spec.plans import EqClass
 
 
 def _case(

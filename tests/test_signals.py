@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 LONG = ["run", "--oracles", "numpy", "jax", "--ops", "numpy.take", "jax.numpy.take", "--max-examples", "100000"]
 
@@ -34,7 +34,7 @@ def _processes_marked(mark: str) -> list[int]:
 def _start(out: Path) -> tuple[subprocess.Popen, str]:
     mark = f"GC_TEST_MARK={uuid.uuid4().hex}"
     env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
-    proc = subprocess.Popen([sys.executable, "-m", "conformance.cli", *LONG, "--out", str(out)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "conformance.cli.main", *LONG, "--out", str(out)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
     deadline = time.monotonic() + 120
     stream = out / "results.jsonl"

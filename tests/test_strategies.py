@@ -7,22 +7,12 @@ import math
 import numpy as np
 from hypothesis import given, settings
 
-from conformance.plans import EqClass
-from conformance.shrink import simpler
-from conformance.strategies import (
-    LONG_AXIS,
-    MAX_DATA,
-    MAX_RANK,
-    REGIMES,
-    ClassCase,
-    axis_sizes,
-    class_cases,
-    index_regime,
-    index_values,
-    materialize,
-)
-from conformance.translate import broadcast_pattern, case_tags, op_attrs, targets, translate
-from conformance.values import data_values, with_layout
+from conformance.campaign.shrinker import simpler
+from conformance.cases.class_case import REGIMES, ClassCase, axis_sizes, index_regime, index_values, materialize
+from conformance.cases.strategies import LONG_AXIS, MAX_DATA, MAX_RANK, class_cases
+from conformance.cases.translate import broadcast_pattern, case_tags, op_attrs, targets, translate
+from conformance.cases.values import data_values, with_layout
+from conformance.spec.plans import EqClass
 
 
 def _case(**kw) -> ClassCase:

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from conformance.core.machine import machine_facts
+from conformance.core.oracle import OracleInfo
 from conformance.execution.registry import discover, infos
-from conformance.machine import machine_facts
-from conformance.model import OracleInfo
 
 
 def run_facts(*, refresh: bool = False) -> dict[str, Any]:

@@ -17,7 +17,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from conformance.model import CaseLike, Outcome
+from conformance.core.case import CaseLike
+from conformance.core.outcome import Outcome
 
 
 class BatchRunner(Protocol):
@@ -34,7 +35,7 @@ def run_on_all(
 ) -> dict[str, list[Outcome]]:
     """Each oracle's outcomes for its cases (``cases_per_oracle[oracle.name]``,
     none if absent), all oracles running at once. Every answer is
-    :meth:`Outcome.checked <conformance.model.Outcome.checked>` (an in-process oracle that
+    :meth:`Outcome.checked <conformance.core.outcome.Outcome.checked>` (an in-process oracle that
     returns a list is a protocol error here too). An exception in one oracle's
     batch is raised here once every batch is done.
     """

@@ -1,5 +1,5 @@
 """Run an oracle in a persistent worker process, so that a crash or a hang is
-an :class:`~conformance.model.Outcome` and never the end of the run.
+an :class:`~conformance.core.outcome.Outcome` and never the end of the run.
 
 An :class:`IsolatedOracle` starts one worker (``python -m
 conformance.execution.worker``, see :mod:`conformance.execution.process`),
@@ -36,9 +36,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from conformance.core.case import Case, CaseLike, as_case
+from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.outcome import Outcome
 from conformance.execution.loading import OracleUnavailable, WorkerStartError
-from conformance.execution.process import WorkerProcess, _Died, _NoAnswer, crash_outcome
-from conformance.model import Case, CaseLike, OracleInfo, Outcome, Reproducer, as_case
+from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome
 
 if TYPE_CHECKING:
     from typing import Self
@@ -92,7 +94,7 @@ class _Worker(WorkerProcess):
         self.kill()
         if isinstance(reply, tuple):  # ("failed", is_missing, message)
             raise (OracleUnavailable if reply[1] else WorkerStartError)(f"oracle {name!r}: {reply[2]}")
-        if isinstance(reply, _Died):
+        if isinstance(reply, Died):
             raise _StartDied(crash_outcome(reply, f"starting oracle {name!r}").message)
         raise _StartDied(f"oracle {name!r} did not start within {timeout:g} s")
 
@@ -151,7 +153,7 @@ class IsolatedOracle:
 
     @property
     def facts(self) -> dict[str, Any]:
-        """Thread settings the worker reported at startup (see :func:`conformance.machine.thread_facts`)."""
+        """Thread settings the worker reported at startup (see :func:`conformance.core.machine.thread_facts`)."""
         self.start()
         return self._facts
 
@@ -273,7 +275,7 @@ class IsolatedOracle:
         return self._worker
 
     def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
-        """The worker's oracle's :class:`~conformance.model.Reproducer` for
+        """The worker's oracle's :class:`~conformance.core.oracle.Reproducer` for
         ``case`` (``observed``: what the oracle did, passed on when given); raises :class:`ReproducerUnavailable` saying why if the
         oracle is broken, its worker crashes or hangs, or its ``reproducer`` raises."""
         with self._lock:
@@ -297,9 +299,9 @@ class IsolatedOracle:
             failure = self._failure(reply, f"writing a reproducer for {case.op}")
             raise ReproducerUnavailable(f"no reproducer from {self.name}: {failure.message}")
 
-    def _failure(self, reply: _Died | _NoAnswer, what: str) -> Outcome:
+    def _failure(self, reply: Died | NoAnswer, what: str) -> Outcome:
         self._discard()
-        if isinstance(reply, _NoAnswer):
+        if isinstance(reply, NoAnswer):
             return Outcome.timed_out(reply.seconds)
         return crash_outcome(reply, what)
 

@@ -5,10 +5,10 @@ Used in a worker (see :mod:`conformance.execution.worker`) and, for
 entry point's value) or a path to a ``.py`` file (how tests hand fake oracles
 to a worker); nothing here names the ``oracles`` package.
 
->>> load_oracle("conformance.model", "numpy")
+>>> load_oracle("conformance.core.case", "numpy")
 Traceback (most recent call last):
     ...
-AttributeError: module 'conformance.model' has no attribute 'oracles_here'
+AttributeError: module 'conformance.core.case' has no attribute 'oracles_here'
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 import sys
 from types import ModuleType
 
-from conformance.model import InProcessOracle
+from conformance.core.oracle import InProcessOracle
 
 
 class WorkerStartError(RuntimeError):
@@ -33,8 +33,8 @@ class OracleUnavailable(WorkerStartError, LookupError):
 def load_module(module: str) -> ModuleType:
     """Import ``module``: a dotted name, or a path to a ``.py`` file.
 
-    >>> load_module("conformance.model").__name__
-    'conformance.model'
+    >>> load_module("conformance.core.case").__name__
+    'conformance.core.case'
     """
     if not module.endswith(".py"):
         return importlib.import_module(module)

@@ -9,7 +9,7 @@ started from one long-lived thread, because ``PR_SET_PDEATHSIG`` fires when
 the *thread* that started a process ends, and :func:`run_on_all` runs oracles
 from short-lived threads.
 
->>> crash_outcome(_Died(-11, ""), "running numpy.take").describe()
+>>> crash_outcome(Died(-11, ""), "running numpy.take").describe()
 'crash (signal 11)'
 """
 
@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from conformance.model import Outcome
+from conformance.core.outcome import Outcome
 
 POLL_SECONDS = 0.25
 """While waiting for an answer, how often to check whether the worker is still alive."""
@@ -102,7 +102,7 @@ def _worker_env() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class _Died:
+class Died:
     """The worker process ended: ``exitcode`` as Popen reports it (negative: the signal)."""
 
     exitcode: int | None
@@ -110,7 +110,7 @@ class _Died:
 
 
 @dataclass(frozen=True)
-class _NoAnswer:
+class NoAnswer:
     seconds: float
 
 
@@ -126,11 +126,11 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def crash_outcome(died: _Died, what: str) -> Outcome:
+def crash_outcome(died: Died, what: str) -> Outcome:
     """The outcome for a worker that died while doing ``what``; a negative
     exit code is the signal that killed it.
 
-    >>> crash_outcome(_Died(3, ""), "running numpy.take").message
+    >>> crash_outcome(Died(3, ""), "running numpy.take").message
     'worker exited with code 3 while running numpy.take'
     """
     code = died.exitcode
@@ -240,7 +240,7 @@ class WorkerProcess:
         except (OSError, ValueError):
             return False
 
-    def receive(self, timeout: float) -> tuple | _Died | _NoAnswer:
+    def receive(self, timeout: float) -> tuple | Died | NoAnswer:
         """The next message, or why there is none: the worker ended (EOF, or it
         exited while a grandchild holds the pipe), or ``timeout`` passed."""
         deadline = time.monotonic() + timeout
@@ -253,17 +253,17 @@ class WorkerProcess:
                         return self.replies.recv()
                     break
                 if time.monotonic() >= deadline:
-                    return _NoAnswer(timeout)
+                    return NoAnswer(timeout)
         except (EOFError, OSError):
             pass
         except Exception as exc:  # noqa: BLE001 - an answer this side cannot unpickle
             self.kill()
-            return _Died(None, f"unreadable answer ({type(exc).__name__}: {exc})")
+            return Died(None, f"unreadable answer ({type(exc).__name__}: {exc})")
         try:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             self.process.kill()
-        return _Died(self.process.wait(), _summarize_fault(self.fault_log))
+        return Died(self.process.wait(), _summarize_fault(self.fault_log))
 
     def kill(self) -> None:
         """End the process now (no goodbye: it may be stuck)."""

@@ -53,11 +53,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from conformance.core.machine import THREAD_VARIABLES
+from conformance.core.oracle import InProcessOracle, OracleInfo
 from conformance.execution.isolation import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, IsolatedOracle
 from conformance.execution.loading import OracleUnavailable, load_oracle
-from conformance.execution.process import WorkerProcess, _Died, _NoAnswer, crash_outcome
-from conformance.machine import THREAD_VARIABLES
-from conformance.model import InProcessOracle, OracleInfo
+from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome
 
 ENTRY_POINT_GROUP = "gather_conformance.oracles"
 """The entry-point group oracle plug-ins register under: ``name = "package.module"``,
@@ -192,8 +192,8 @@ def _ask_worker(module_names: list[str], timeout: float) -> list[ModuleReport]:
     return reports
 
 
-def _failure_text(reply: _Died | _NoAnswer, module: str) -> str:
-    if isinstance(reply, _NoAnswer):
+def _failure_text(reply: Died | NoAnswer, module: str) -> str:
+    if isinstance(reply, NoAnswer):
         return f"importing {module} took over {reply.seconds:g} s"
     return crash_outcome(reply, f"importing {module}").message or "crashed"
 

@@ -46,9 +46,11 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from conformance.core.case import Case
+from conformance.core.machine import thread_facts
+from conformance.core.oracle import InProcessOracle
+from conformance.core.outcome import ErrorClass, Outcome
 from conformance.execution.loading import OracleUnavailable, load_module, load_oracle
-from conformance.machine import thread_facts
-from conformance.model import Case, ErrorClass, InProcessOracle, Outcome
 
 FLUSH_SECONDS = 0.02
 """A worker running a batch sends what it has at least this often (and at the end)."""

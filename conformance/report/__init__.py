@@ -2,13 +2,13 @@
 
 :func:`build_report` turns one run, several shards of one run (merged), or two
 runs (compared) into ``index.html`` (:mod:`~conformance.report.html`),
-``findings.json`` (the merged :class:`~conformance.findings.RunResult`),
+``findings.json`` (the merged :class:`~conformance.results.run_result.RunResult`),
 ``summary.md`` (:mod:`~conformance.report.markdown`, for CI logs and
 pull-request comments), ``comparison.json`` when comparing, and one file per
 reproduction script (``scripts/<finding>_<oracle>.py``) and ONNX model
 (``models/<finding>.onnx``) so that each can be downloaded.
 
-The probe atlas (``atlas.json``, :mod:`conformance.atlas`) comes with each
+The probe atlas (``atlas.json``, :mod:`conformance.results.atlas`) comes with each
 run: passed in (``atlases``, one per run, as :func:`load_atlases` reads
 them beside the results), carried by the run (an ``atlas`` attribute), or,
 for one run, the ``atlas.json`` already in the report folder (where the
@@ -16,7 +16,7 @@ campaign writes it) when its versions are the run's. Without one the page
 says so and shows the sampled matrix instead.
 
 >>> import tempfile
->>> from conformance.findings import RunResult
+>>> from conformance.results.run_result import RunResult
 >>> out = Path(tempfile.mkdtemp())
 >>> build_report([RunResult({"versions": {"numpy": "2.4.6"}}, 0, {}, {"numpy": 1}, 0.5, {}, [])], out).name
 'index.html'
@@ -32,14 +32,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance.atlas import Atlas
-from conformance.findings import RunResult
 from conformance.report.atlas_diff import atlas_changes
 from conformance.report.facts_view import oracle_facts
 from conformance.report.html import render_html
 from conformance.report.markdown import markdown_summary
 from conformance.report.runs import Comparison, compare_runs, merge_runs
 from conformance.report.views import ANCHOR_PREFIX, MODELS_DIR, SCRIPTS_DIR, finding_views
+from conformance.results.atlas import Atlas
+from conformance.results.run_result import RunResult
 
 REPORT_FILES = ("index.html", "findings.json", "summary.md", "comparison.json")
 """The files at the top of a report folder that the report writes (and so owns)."""
@@ -75,7 +75,7 @@ def atlas_path(path: str | Path) -> Path:
 
 def load_atlases(paths: Iterable[str | Path]) -> list[Atlas | None]:
     """The atlas beside each run (a folder or a results file), None where
-    there is none; a damaged one raises :class:`~conformance.atlas.AtlasFileError` (a ValueError).
+    there is none; a damaged one raises :class:`~conformance.results.atlas.AtlasFileError` (a ValueError).
 
     >>> import tempfile
     >>> load_atlases([tempfile.mkdtemp()])
@@ -99,7 +99,7 @@ def carried_atlas(run: RunResult) -> Atlas | None:
 def matches_run(atlas: Atlas, run: RunResult) -> bool:
     """Whether an atlas can be the run's: every oracle both know is at the same version.
 
-    >>> from conformance.atlas import AtlasCell
+    >>> from conformance.results.atlas import AtlasCell
     >>> run = RunResult({"oracles": {"torch": {"version": "2.13.0"}}}, 0, {}, {}, 1.0, {}, [])
     >>> cell = AtlasCell("size", "element gather", "torch.gather", "torch", "2.12.0", "raises", None, True, {})
     >>> matches_run(Atlas([cell]), run), matches_run(Atlas([]), run)

@@ -2,7 +2,7 @@
 elements that differ from the reference marked.
 
 >>> import numpy as np
->>> from conformance.model import Outcome
+>>> from conformance.core.outcome import Outcome
 >>> differing_coordinates(Outcome.returned(np.array([[1, 2], [3, 4]])), Outcome.returned(np.array([[1, 0], [3, 0]])))
 [(0, 1), (1, 1)]
 """
@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance.arrays import dtype_name, unequal_elements
-from conformance.model import Kind, Outcome
+from conformance.core.arrays import dtype_name, unequal_elements
+from conformance.core.outcome import Kind, Outcome
 
 MAX_CELLS = 512
 """Arrays larger than this are shown truncated (reproducers are minimal, so rarely)."""

@@ -2,7 +2,7 @@
 error class) differs between an old atlas and a new one, in the words the
 report leads with: ``2.13.0 → 2.14.0: clamps → raises``.
 
->>> from conformance.atlas import Atlas, AtlasCell
+>>> from conformance.results.atlas import Atlas, AtlasCell
 >>> def cell(version, behaviour, error=None):
 ...     return AtlasCell("size", "element gather", "torch.gather", "torch", version, behaviour, error, behaviour == "raises", {})
 >>> [c.words() for c in atlas_changes(Atlas([cell("2.13.0", "clamps")]), Atlas([cell("2.14.0", "raises", "index out of range")]))]
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.atlas import Atlas, AtlasCell, CellKey
-from conformance.behaviour import severity
-from conformance.probes import condition, condition_order
+from conformance.cases.probes import condition, condition_order
+from conformance.core.behaviour import severity
+from conformance.results.atlas import Atlas, AtlasCell, CellKey
 
 ERROR_BEHAVIOURS = frozenset({"raises", "wrong error", "internal error"})
 """Behaviours whose cell also names the error class."""
@@ -26,7 +26,7 @@ GONE = "—"
 def cell_words(cell: AtlasCell | None) -> str:
     """A cell's behaviour in words, with its error class where it raised.
 
-    >>> from conformance.atlas import AtlasCell
+    >>> from conformance.results.atlas import AtlasCell
     >>> cell_words(AtlasCell("size", "element gather", "t.g", "t", "1", "raises", "index out of range", True, {}))
     'raises (index out of range)'
     >>> cell_words(None)
@@ -80,7 +80,7 @@ class AtlasChange:
     def where(self) -> str:
         """The cell: op, oracle, condition in words and class.
 
-        >>> from conformance.atlas import AtlasCell
+        >>> from conformance.results.atlas import AtlasCell
         >>> AtlasChange(None, AtlasCell("size", "element gather", "torch.gather", "torch", "2", "raises", None, True, {})).where()
         'torch.gather on torch: index size (element gather)'
         """
@@ -103,7 +103,7 @@ def atlas_changes(old: Atlas, new: Atlas) -> list[AtlasChange]:
     """Every cell whose words (:func:`cell_words`) differ, or that only one
     atlas has, ordered by :meth:`AtlasChange.order`.
 
-    >>> from conformance.atlas import Atlas
+    >>> from conformance.results.atlas import Atlas
     >>> atlas_changes(Atlas([]), Atlas([]))
     []
     """

@@ -1,7 +1,7 @@
 """Which findings stand behind an atlas cell: the same op family and oracle
-(:func:`conformance.rootcause.family`), a cell that departs from the docs,
+(:func:`conformance.judge.rootcause.family`), a cell that departs from the docs,
 and a finding whose condition (the root cause's tags) the cell's probe case
-meets, read the way :func:`conformance.rootcause.condition` writes it:
+meets, read the way :func:`conformance.judge.rootcause.condition` writes it:
 
 * ``data:<dtype>`` / ``index:<dtype>``: the probe's data or index dtype
   (``complex`` for both complex widths); a ``dtype rejected`` finding only
@@ -16,9 +16,10 @@ meets, read the way :func:`conformance.rootcause.condition` writes it:
   cell's behaviour is that policy.
 
 >>> import numpy as np
->>> from conformance.atlas import AtlasCell
->>> from conformance.findings import Finding, Signature
->>> from conformance.model import Case, CaseTags
+>>> from conformance.results.atlas import AtlasCell
+>>> from conformance.results.finding import Finding
+>>> from conformance.judge.signature import Signature
+>>> from conformance.core.case import Case, CaseTags
 >>> case = Case("torch.gather", np.arange(5.0), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "float"))
 >>> cell = AtlasCell("negative", "element gather", "torch.gather", "torch", "2.13.0", "wraps", None, False,
 ...                  {**case.to_json(), "reference": "error IndexError (index out of range)", "observed": "value float64[1]"})
@@ -35,14 +36,15 @@ from functools import cached_property
 
 import numpy as np
 
-from conformance.arrays import dtype_family, dtype_name
-from conformance.atlas import AtlasCell
-from conformance.behaviour import Behaviour
-from conformance.catalog import spec
-from conformance.compare import DTYPE_REJECTED, reference_outcome
-from conformance.findings import Finding
-from conformance.model import Case, ErrorClass
-from conformance.rootcause import STRUCTURAL_FLAGS, family, precondition_rule
+from conformance.core.arrays import dtype_family, dtype_name
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case
+from conformance.core.outcome import ErrorClass
+from conformance.judge.rootcause import STRUCTURAL_FLAGS, family, precondition_rule
+from conformance.judge.verdict import DTYPE_REJECTED, reference_outcome
+from conformance.results.atlas import AtlasCell
+from conformance.results.finding import Finding
+from conformance.spec.catalog import spec
 
 
 def op_family(op: str) -> str:

@@ -6,7 +6,7 @@ mode in the header. Columns of one op whose cells are the same in every row
 column whose header names them all.
 
 A cell says what the op did (the behaviour word, the error class where it
-raised), coloured by :func:`conformance.behaviour.css_class`; it is marked
+raised), coloured by :func:`conformance.core.behaviour.css_class`; it is marked
 ``departs`` where it does not do what its own docs say, ``silent`` where the
 docs say nothing about the condition; it carries the findings behind it
 (:mod:`conformance.report.atlas_match`) and an evidence record (the probe
@@ -14,7 +14,7 @@ case, what the docs give and what happened) the page shows on a click. A row
 *disagrees* where the ops of the class behave differently (``not supported``
 and ``not run`` left out).
 
->>> from conformance.atlas import Atlas, AtlasCell
+>>> from conformance.results.atlas import Atlas, AtlasCell
 >>> ex = {"reference": "error IndexError (index out of range)", "observed": "value float32[1]"}
 >>> cells = [AtlasCell("size", "element gather", "torch.gather", "torch", "2.13.0", "raises", "index out of range", True, ex),
 ...          AtlasCell("size", "element gather", "numpy.take_along_axis", "numpy", "2.4.6", "clamps", None, False, ex)]
@@ -30,15 +30,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.atlas import Atlas, AtlasCell
-from conformance.behaviour import Behaviour, css_class
-from conformance.catalog import spec
-from conformance.findings import Finding
-from conformance.model import OpKey, decode_array
-from conformance.plans import EqClass
-from conformance.probes import condition, condition_order
+from conformance.cases.probes import condition, condition_order
+from conformance.core.behaviour import Behaviour, css_class
+from conformance.core.case import OpKey
+from conformance.core.encoding import decode_array
 from conformance.report.atlas_diff import AtlasChange, cell_words, condition_words
 from conformance.report.atlas_match import FindingIndex, cell_findings
+from conformance.results.atlas import Atlas, AtlasCell
+from conformance.results.finding import Finding
+from conformance.spec.catalog import spec
+from conformance.spec.plans import EqClass
 
 FRAMEWORK_ORDER = ("numpy", "torch", "tensorflow", "jax", "onnxruntime", "onnx", "cupy")
 """Frameworks left to right (others after them, by name)."""
@@ -269,7 +270,7 @@ def atlas_tables(
     atlas: Atlas, findings: Sequence[Finding], anchors: Anchors, oracles: Mapping[str, Mapping[str, Any]],
     changes: Sequence[AtlasChange] = (), evidence_out: list[dict[str, Any]] | None = None,
 ) -> list[Table]:  # fmt: skip
-    """The atlas as tables, one per class in :class:`~conformance.plans.EqClass`
+    """The atlas as tables, one per class in :class:`~conformance.spec.plans.EqClass`
     order (see the module docstring); ``anchors`` link findings, ``oracles``
     (``facts["oracles"]`` by name) name frameworks and modes, ``changes``
     mark the cells an upgrade changed; each cell's evidence record is

@@ -3,7 +3,7 @@ one for data dtypes; a row per op (ONNX opsets, and oracles of one
 framework, share a row where they behave alike), a column per dtype seen;
 each cell ``ok`` (accepted), ``rejected`` (with the error class), ``wrong``
 (a wrong value for in-range indices) or ``n/a`` (the framework cannot hold
-the dtype), from :mod:`conformance.dtypes`.
+the dtype), from :mod:`conformance.judge.dtype_support`.
 
 >>> rows = [{"op": "torch.gather", "oracle": "torch", "arg": "index", "dtype": "int32", "documented": True,
 ...          "statuses": {"rejected (dtype unsupported)": 2}},
@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.arrays import DATA_DTYPES, INDEX_DTYPES
-from conformance.dtypes import summary
-from conformance.model import OpKey
+from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.core.case import OpKey
+from conformance.judge.dtype_support import summary
 from conformance.report.atlas_match import op_family
 from conformance.report.atlas_view import SHORT_ERRORS
 
@@ -75,7 +75,7 @@ class DtypeTable:
 
 
 def dtype_cell(statuses: Mapping[str, int], documented: bool) -> DtypeCell:
-    """One cell from its status counts (:func:`conformance.dtypes.summary` decides).
+    """One cell from its status counts (:func:`conformance.judge.dtype_support.summary` decides).
 
     >>> c = dtype_cell({"accepted": 3, "rejected (index out of range)": 1}, False)
     >>> c.word, c.detail, c.counts

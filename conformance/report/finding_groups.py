@@ -6,8 +6,10 @@ carries what the page's filter reads: framework, op family, behaviour,
 status, and the text the search box matches.
 
 >>> import numpy as np
->>> from conformance.findings import Case, Finding, Signature
->>> from conformance.model import Outcome
+>>> from conformance.core.case import Case
+>>> from conformance.results.finding import Finding
+>>> from conformance.judge.signature import Signature
+>>> from conformance.core.outcome import Outcome
 >>> from conformance.report.views import finding_views
 >>> def f(outcome, status="new"):
 ...     sig = Signature("onnx.Gather", "onnxruntime", "1.31.1", "cpu", "session", outcome, "wraps", ("negative",))
@@ -25,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.compare import SPEC_SILENT
+from conformance.judge.verdict import SPEC_SILENT
 from conformance.report.atlas_match import op_family
 from conformance.report.views import FindingView
 
@@ -69,8 +71,10 @@ def behaviour_of(view: FindingView) -> str:
     """The behaviour a finding is filed under: the observed policy, else its outcome.
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Finding, Signature
-    >>> from conformance.model import Outcome
+    >>> from conformance.core.case import Case
+    >>> from conformance.results.finding import Finding
+    >>> from conformance.judge.signature import Signature
+    >>> from conformance.core.outcome import Outcome
     >>> from conformance.report.views import finding_views
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "internal error", "", ())
     >>> ref = Outcome.returned(np.zeros(1))

@@ -6,9 +6,9 @@ preceded, when two runs are compared, by the atlas cells the upgrade changed
 (:mod:`~conformance.report.atlas_diff`); then the dtype-support tables, the
 findings (grouped, filterable), the sampled behaviour matrix (collapsed), the
 legend in words and the run facts. Behaviour colours and meanings come from
-:mod:`conformance.behaviour`.
+:mod:`conformance.core.behaviour`.
 
->>> from conformance.findings import RunResult
+>>> from conformance.results.run_result import RunResult
 >>> page = render_html(RunResult({}, None, {}, {}, 0.0, {}, []))
 >>> "No findings" in page, ".b-crash {" in page, 'id="atlas"' in page
 (True, True, True)
@@ -23,10 +23,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from conformance.atlas import Atlas
-from conformance.behaviour import BEHAVIOURS, Behaviour, behaviour_css, css_class, legend
-from conformance.findings import RunResult
-from conformance.model import Kind
+from conformance.core.behaviour import BEHAVIOURS, Behaviour, behaviour_css, css_class, legend
+from conformance.core.outcome import Kind
 from conformance.report.atlas_diff import AtlasChange, atlas_changes
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
@@ -36,8 +34,10 @@ from conformance.report.matrix_view import matrix_rows, oracle_columns
 from conformance.report.run_view import console_head, oracle_runs, run_rows
 from conformance.report.runs import Comparison
 from conformance.report.views import KIND_BEHAVIOUR, finding_views
+from conformance.results.atlas import Atlas
+from conformance.results.run_result import RunResult
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 ALWAYS = frozenset({Behaviour.CONFORMS})
 NEVER = frozenset({Behaviour.GARBAGE, Behaviour.WRONG_ERROR, Behaviour.INTERNAL, Behaviour.CRASH, Behaviour.TIMEOUT, Behaviour.PROTOCOL})

@@ -4,7 +4,7 @@ lines (:func:`lead_lines`), then the run's figures (the console's headline),
 the findings table (new first), the atlas rows where frameworks disagree,
 the matrix cells that do not conform and, when comparing, what changed.
 
->>> from conformance.findings import RunResult
+>>> from conformance.results.run_result import RunResult
 >>> print(markdown_summary(RunResult({"versions": {"numpy": "2.4.6"}}, 7, {}, {"numpy": 40}, 2.0, {}, [])))
 ## gather-conformance: 0 findings (0 new, 0 known)
 <BLANKLINE>
@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.atlas import Atlas
-from conformance.behaviour import severity
-from conformance.compare import SPEC_SILENT
-from conformance.findings import MatrixKey, RunResult
+from conformance.core.behaviour import severity
+from conformance.judge.verdict import SPEC_SILENT
 from conformance.report.atlas_diff import AtlasChange, condition_words
 from conformance.report.facts_view import flatten_facts, framework_versions, human_duration
 from conformance.report.run_view import console_head
 from conformance.report.runs import Comparison, cell_summary
 from conformance.report.views import FindingView, finding_views
+from conformance.results.atlas import Atlas
+from conformance.results.run_result import MatrixKey, RunResult
 
 MAX_ROWS = 30
 """Rows per Markdown table before "... and N more"."""
@@ -113,7 +113,7 @@ def lead_lines(views: Sequence[FindingView], comparison: Comparison | None, chan
 def atlas_lines(atlas: Atlas) -> list[str]:
     """The atlas in a table: each (class, condition) where the ops disagree, with who does what.
 
-    >>> from conformance.atlas import AtlasCell
+    >>> from conformance.results.atlas import AtlasCell
     >>> cells = [AtlasCell("size", "element gather", op, o, "1", b, None, d, {}) for op, o, b, d in
     ...          [("torch.gather", "torch", "raises", True), ("numpy.take_along_axis", "numpy", "clamps", False)]]
     >>> atlas_lines(Atlas(cells))[-1]
@@ -160,7 +160,7 @@ def nonconforming_cells(run: RunResult) -> list[list[str]]:
 def warning_lines(run: RunResult) -> list[str]:
     """What makes the run's numbers incomplete: its status, its harness errors.
 
-    >>> from conformance.findings import HarnessError
+    >>> from conformance.results.finding import HarnessError
     >>> errors = [HarnessError("judge", "KeyError: 'x'")]
     >>> for line in warning_lines(RunResult({}, 0, {}, {}, 1.0, {}, [], harness_errors=errors, status="partial")):
     ...     print(line)
@@ -201,8 +201,10 @@ def finding_row(view: FindingView) -> list[str]:
     """A finding's row in the findings table: number, status (NEW shouts), signature, examples, first seen.
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Finding, Signature
-    >>> from conformance.model import Outcome
+    >>> from conformance.core.case import Case
+    >>> from conformance.results.finding import Finding
+    >>> from conformance.judge.signature import Signature
+    >>> from conformance.core.outcome import Outcome
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("huge",))
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {}, count=2)
     >>> finding_row(finding_views([f])[0])

@@ -3,7 +3,7 @@ by data dtype family only where the families behave differently), a column
 per oracle, and in each cell the behaviours, most alarming first, with the
 findings behind them.
 
->>> from conformance.findings import MatrixKey
+>>> from conformance.results.run_result import MatrixKey
 >>> rows = matrix_rows({MatrixKey("t.g", "neg", "int"): {"a": {"raises": 1}}}, ["a", "b"], [])
 >>> [(r.op, r.regime, r.families, r.cells["a"].worst, r.cells["b"]) for r in rows]
 [('t.g', 'neg', ['int'], 'raises', None)]
@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from conformance.arrays import dtype_family
-from conformance.behaviour import severity
-from conformance.findings import Finding, Matrix, RunResult
-from conformance.model import OpKey
+from conformance.core.arrays import dtype_family
+from conformance.core.behaviour import severity
+from conformance.core.case import OpKey
 from conformance.report.runs import Cells, cell_summary, merge_cells
+from conformance.results.finding import Finding
+from conformance.results.run_result import Matrix, RunResult
 
 
 @dataclass
@@ -61,7 +62,8 @@ def finding_family(finding: Finding) -> str:
     """The dtype family of a finding's data (``str`` for strings).
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Signature
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
     >>> sig = Signature("o", "x", "1", "cpu", "eager", "value", "", ())
     >>> finding_family(Finding(sig, Case("o", np.array(["a"]), np.zeros(1, int)), None, {}))
     'str'
@@ -87,7 +89,8 @@ def in_regime(finding: Finding, regime: str) -> bool:
     """Whether a finding belongs to an index regime (by its signature's or its case's tags).
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Signature
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
     >>> sig = Signature("o", "x", "1", "cpu", "eager", "value", "", ("negative",))
     >>> f = Finding(sig, Case("o", np.zeros(1), np.zeros(1, int)), None, {})
     >>> in_regime(f, "negative"), in_regime(f, "oob-above"), in_regime(f, "")
@@ -104,7 +107,8 @@ def findings_for(
     oracle, in the row's regime, data of one of the row's dtype families.
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Signature
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
     >>> sig = Signature("torch.gather", "torch", "2", "cpu", "eager", "value", "wraps", ("negative",))
     >>> f = Finding(sig, Case("torch.gather", np.zeros(2), np.zeros(1, int)), None, {})
     >>> [len(findings_for([f], "torch.gather", regime, ["float"], "torch")) for regime in ("negative", "oob")]
@@ -136,7 +140,7 @@ def family_groups(by_family: Mapping[str, Cells], oracles: Sequence[str]) -> lis
 def matrix_rows(matrix: Matrix, oracles: Sequence[str], findings: Sequence[Finding]) -> list[MatrixRow]:
     """Rows op × regime, split by :func:`family_groups`, each cell with its findings.
 
-    >>> from conformance.findings import MatrixKey as K
+    >>> from conformance.results.run_result import MatrixKey as K
     >>> m = {K("t", "neg", "int"): {"a": {"raises": 1}}, K("t", "neg", "float"): {"a": {"raises": 2}},
     ...      K("t", "oob", "int"): {"a": {"clamps": 1}}, K("t", "oob", "float"): {"a": {"garbage": 1}}}
     >>> [(r.regime, r.families, r.cells["a"].worst) for r in matrix_rows(m, ["a"], [])]
@@ -161,7 +165,7 @@ def matrix_rows(matrix: Matrix, oracles: Sequence[str], findings: Sequence[Findi
 def oracle_columns(run: RunResult) -> list[str]:
     """The matrix columns: every oracle in the matrix, the cases or the findings, first seen first.
 
-    >>> from conformance.findings import MatrixKey
+    >>> from conformance.results.run_result import MatrixKey
     >>> oracle_columns(RunResult({}, 0, {}, {"b": 1, "a": 1}, 1.0, {MatrixKey("t", "r", "int"): {"a": {}}}, []))
     ['a', 'b']
     """

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.findings import RunResult
 from conformance.report.facts_view import NONE_TEXT, fact_text, human_duration, number_text
+from conformance.results.run_result import RunResult
 
 BUDGET_LABELS: dict[str, str] = {
     "max_examples": "examples (all classes)",
@@ -29,7 +29,7 @@ BUDGET_LABELS: dict[str, str] = {
 
 
 def console_head(run: RunResult) -> str:
-    """The first line of the console's closing summary (``conformance.console``), word for word.
+    """The first line of the console's closing summary (``conformance.cli.console``), word for word.
 
     >>> console_head(RunResult({}, 0, {}, {"a": 3, "b": 4}, 19.43, {}, [], raw_discrepancies=2))
     '7 oracle runs in 19.4 s · 0 findings (0 new, 0 known) · 2 raw discrepancies'
@@ -49,7 +49,7 @@ def _number(figures: Mapping[str, Any], key: str) -> float | None:
 def rates(figures: Mapping[str, Any]) -> tuple[float | None, float | None]:
     """``(cases/s, oracle runs/s)``, the one definition of each: drawn class
     cases over the drawing time (the probe atlas's time left out), and oracle
-    runs over the time up to the end of drawing (as ``conformance.tally``
+    runs over the time up to the end of drawing (as ``conformance.campaign.sightings``
     computes them; recomputed so that merged shards get them too).
 
     >>> rates({"class_cases": 240, "oracle_runs": 4118, "loop_seconds": 77.2, "atlas_seconds": 10.0})

@@ -12,10 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from conformance.behaviour import severity
-from conformance.findings import Finding, Matrix, MatrixKey, RunResult, Signature
+from conformance.core.behaviour import severity
+from conformance.judge.rootcause import example_words, merged_into
+from conformance.judge.signature import Signature
 from conformance.report.facts_view import flatten_facts
-from conformance.rootcause import example_words, merged_into
+from conformance.results.finding import Finding
+from conformance.results.run_result import Matrix, MatrixKey, RunResult
 
 VOLATILE_FACTS: frozenset[str] = frozenset(
     {"started", "finished", "start", "end", "date", "time", "timestamp", "hostname", "host", "pid", "shard", "shards",
@@ -111,7 +113,7 @@ def case_size(finding: Finding) -> tuple[int, int, float]:
     """How big a reproducer is (elements, total rank, then time to find): smaller is better.
 
     >>> import numpy as np
-    >>> from conformance.model import Case
+    >>> from conformance.core.case import Case
     >>> sig = Signature("o", "x", "1", "cpu", "eager", "value", "", ())
     >>> f = Finding(sig, Case("o", np.zeros((2, 3)), np.zeros(4, int)), None, {})
     >>> case_size(f)
@@ -127,7 +129,7 @@ def merge_group(group: Sequence[Finding]) -> Finding:
     kept; "known" wins over "new", a baseline note or link is kept.
 
     >>> import numpy as np
-    >>> from conformance.model import Case
+    >>> from conformance.core.case import Case
     >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value", "wraps", ("negative",))
     >>> big = Finding(sig, Case("torch.take", np.zeros(9), np.zeros(2, int)), None, {}, count=4, first_seen_s=1.0)
     >>> small = Finding(sig, Case("torch.take", np.zeros(2), np.zeros(1, int)), None, {}, count=3, first_seen_s=2.0)
@@ -149,7 +151,7 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Findings deduplicated by signature (tags in any order), each group merged with :func:`merge_group`.
 
     >>> import numpy as np
-    >>> from conformance.model import Case
+    >>> from conformance.core.case import Case
     >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below",))
     >>> f = Finding(sig, Case("numpy.take", np.zeros(2), np.zeros(1, int)), None, {}, count=2)
     >>> [g.count for g in merge_findings([f, f])]
@@ -296,7 +298,7 @@ def finding_changes(before: Finding, after: Finding) -> list[Change]:
     """What changed in one finding between runs: its version, status or outcome.
 
     >>> import numpy as np
-    >>> from conformance.model import Case
+    >>> from conformance.core.case import Case
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "value", "", ())
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), None, {})
     >>> [(c.what, c.before, c.after) for c in finding_changes(f, replace(f, signature=replace(sig, version="2")))]
@@ -351,7 +353,8 @@ def compare_runs(old: RunResult, new: RunResult) -> Comparison:
     outcome changed, matrix cells whose behaviours changed, and facts that changed.
 
     >>> import numpy as np
-    >>> from conformance.model import Case, Outcome
+    >>> from conformance.core.case import Case
+    >>> from conformance.core.outcome import Outcome
     >>> def run(version, behaviour):
     ...     sig = Signature("torch.take", "torch", version, "cpu", "eager", "value", "wraps", ("negative",))
     ...     f = Finding(sig, Case("torch.take", np.zeros(2), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {})

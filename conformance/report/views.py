@@ -3,8 +3,9 @@ most alarming first), numbered, each with its inputs and every oracle's
 outcome laid out next to the reference, its scripts and its model.
 
 >>> import numpy as np
->>> from conformance.findings import Case, Signature
->>> from conformance.model import Outcome
+>>> from conformance.core.case import Case
+>>> from conformance.judge.signature import Signature
+>>> from conformance.core.outcome import Outcome
 >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below",))
 >>> f = Finding(sig, Case("numpy.take", np.arange(3), np.array([-1])), Outcome.returned(np.array([2])),
 ...             {"numpy": Outcome.returned(np.array([0]))}, scripts={"numpy": "print(1)"})
@@ -18,12 +19,12 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conformance.behaviour import UNKNOWN_SEVERITY, Behaviour, severity
-from conformance.catalog import spec
-from conformance.findings import Finding
-from conformance.model import Kind, Outcome
+from conformance.core.behaviour import UNKNOWN_SEVERITY, Behaviour, severity
+from conformance.core.outcome import Kind, Outcome
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
+from conformance.results.finding import Finding
+from conformance.spec.catalog import spec
 
 SCRIPTS_DIR = "scripts"
 """The report folder's subfolder of reproduction scripts, ``<anchor>_<oracle>.py``."""
@@ -61,7 +62,8 @@ def finding_anchor(finding: Finding) -> str:
     """A stable HTML id for a finding, from its signature key.
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Signature
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
     >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below",))
     >>> finding_anchor(Finding(sig, Case("numpy.take", np.zeros(1), np.zeros(1, int)), Outcome.unsupported(""), {}))
     'f-75042007ca'
@@ -74,7 +76,8 @@ def finding_order(finding: Finding) -> tuple[int, int, int, str]:
     or the kind of the oracle's outcome: a crash first), then the most frequent.
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Signature
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ())
     >>> finding_order(Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), None, {}, count=3))
     (0, -8, -3, 't.g|t|1|cpu|eager|crash||')
@@ -159,7 +162,8 @@ def outcome_views(finding: Finding) -> list[OutcomeView]:
     """The reference first, then the finding's own oracle, then the others.
 
     >>> import numpy as np
-    >>> from conformance.findings import Case, Signature
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
     >>> sig = Signature("t.g", "b", "1", "cpu", "eager", "value", "", ())
     >>> ref = Outcome.returned(np.array([1, 2]))
     >>> got = {"a": ref, "b": Outcome.returned(np.array([1, 3]))}

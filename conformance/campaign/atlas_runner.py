@@ -1,0 +1,222 @@
+"""Building the behaviour atlas: every probe (:mod:`conformance.cases.probes`) through every
+op of its class on every oracle that implements the op, judged, as one table
+that says how gather behaves across frameworks, condition by condition.
+
+The cells (:class:`~conformance.results.atlas.AtlasCell`) are described
+with the file they go to (:mod:`conformance.results.atlas`); each is one
+(condition, class, op, oracle):
+
+* ``behaviour``: the judge's word (:func:`~conformance.judge.verdict.judge`, the
+  same judge as the campaign's), or ``"harness error"`` when the suite itself
+  failed on the probe (its reference or judging raised);
+* ``error_class``: the oracle's normalized error class, if it raised;
+* ``documented``: whether the verdict conforms, i.e. the op did what its docs say;
+* ``example``: the case (:meth:`Case.to_json <conformance.core.case.Case.to_json>`,
+  so ``Case.from_json(cell.example)`` rebuilds it) with ``reference`` and
+  ``observed``, the short descriptions of what the docs give and what the
+  oracle did (and ``message``, the start of its error message);
+* ``probes`` and ``seen``: how many probe cases the cell aggregates and the
+  distinct behaviours among them.
+
+**One cell per (condition, class, op, oracle).** The class is part of the key
+because one op can appear in two classes (``numpy.take`` is a block gather,
+and with ``axis=None`` a flattened one). Where a cell aggregates several probe
+cases (the modes of ``numpy.take``, ``jnp.take``, ``jnp.take_along_axis``;
+the three dtypes of ``dtype-min``/``dtype-max``), it shows the **first
+non-conforming** one in probe order (mode selector, then dtype), or the first
+if all conform: a cell is green only if every case in it conforms.
+
+A probe that the harness cannot translate is recorded in :attr:`Atlas.errors`
+(it has no op, so no cell); nothing here raises on a probe, and an oracle
+that fails is a protocol-error outcome (:func:`~conformance.campaign.dispatch.dispatch`).
+The atlas is seed-free: the same catalog, probes and oracles give the same cells.
+
+>>> import numpy as np
+>>> from conformance.core.outcome import ErrorClass, Outcome
+>>> from conformance.core.oracle import OracleInfo
+>>> def take(c):  # NumPy's take, always in mode "clip" (which never hangs)
+...     try:
+...         return Outcome.returned(np.asarray(np.take(c.data, c.indices, axis=c.attrs["axis"], mode="clip")))
+...     except (IndexError, TypeError, ValueError) as exc:
+...         return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE)
+>>> class Take:  # a stand-in oracle
+...     name = "take"
+...     def info(self): return OracleInfo("take", "numpy", "1", "cpu", "eager", ("numpy.take",))
+...     def run_many(self, cases): return [take(c) for c in cases]
+>>> atlas = run_atlas([Take()], {"take": Take().info()}, ops=["numpy.take"])
+>>> atlas.keys() == expected_cells({"take": Take().info()}, ops=["numpy.take"])
+True
+>>> cell = atlas.cell("size", "block gather", "numpy.take", "take")
+>>> cell.behaviour, cell.documented, cell.probes, cell.seen
+('clamps', False, 3, ('clamps',))
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.campaign.dispatch import dispatch
+from conformance.cases.probes import Probe, all_probes, cases_of, condition_order
+from conformance.core.case import Case
+from conformance.core.oracle import Oracle, OracleInfo, Reproducer
+from conformance.core.outcome import Kind, Outcome
+from conformance.judge.judged import Judged
+from conformance.judge.verdict import PolicyValues, judge, reference_outcome
+from conformance.results.atlas import HARNESS_ERROR, MESSAGE_CHARS, Atlas, AtlasCell, CellKey
+from conformance.spec.catalog import specs
+from conformance.spec.plans import EqClass
+
+
+def _error(probe: Probe, op: str | None, exc: BaseException) -> dict[str, Any]:
+    return {"condition": probe.condition, "eq_class": probe.eq_class.value, "op": op, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _plan(ops: Iterable[str] | None) -> tuple[list[tuple[Probe, Case]], list[dict[str, Any]]]:
+    """Every (probe, case) pair, and the probes that could not be translated."""
+    wanted = list(ops) if ops is not None else None
+    pairs: list[tuple[Probe, Case]] = []
+    errors: list[dict[str, Any]] = []
+    for probe in all_probes():
+        try:
+            pairs += [(probe, c) for c in cases_of(probe, wanted)]
+        except Exception as exc:  # noqa: BLE001 - a probe the harness cannot translate is recorded, never fatal
+            errors.append(_error(probe, None, exc))
+    return pairs, errors
+
+
+def expected_cells(infos: Mapping[str, OracleInfo], ops: Iterable[str] | None = None) -> set[CellKey]:
+    """The cells an atlas over oracles with these facts must have: one per
+    (condition, class, op, oracle) where some probe of the condition translates
+    to the op (:func:`~conformance.cases.probes.cases_of`) and the oracle lists it.
+
+    >>> info = OracleInfo("n", "numpy", "1", "cpu", "eager", ("numpy.take",))
+    >>> ("uint64-high", "flattened 1-D", "numpy.take", "n") in expected_cells({"n": info})
+    True
+    """
+    pairs, _ = _plan(ops)
+    return {(p.condition, p.eq_class.value, c.op, name) for p, c in pairs for name, info in infos.items() if c.op in info.ops}
+
+
+@dataclass
+class _Seen:
+    """The cases of one cell so far: the one it shows, how many, which behaviours."""
+
+    shown: AtlasCell
+    count: int = 1
+    behaviours: list[str] = field(default_factory=list)
+
+
+def _example(case: Case, ref: str, got: Outcome) -> dict[str, Any]:
+    example = {**case.to_json(), "reference": ref, "observed": got.describe()}
+    if got.kind is Kind.ERROR and got.message:
+        example["message"] = got.message[:MESSAGE_CHARS]
+    return example
+
+
+Sink = Callable[[Probe, Judged], None]
+"""Where every judged probe case also goes (the campaign's tally: findings, matrix, stream)."""
+
+
+def _judged(
+    probe: Probe, case: Case, info: OracleInfo, got: Outcome, ref: Outcome | None, values: PolicyValues | None, failed: str, sink: Sink | None,
+) -> AtlasCell:  # fmt: skip
+    """The cell one oracle's answer on one case makes (a harness error if the reference or the judge failed)."""
+    base = (probe.condition, probe.eq_class.value, case.op, info.name, info.version)
+    error_class = got.error_class.value if got.error_class else None
+    if ref is not None and values is not None:
+        try:
+            verdict = judge(case, ref, got, values, bits=info.bits)
+            if sink is not None:
+                sink(probe, Judged(case, info.name, info, ref, got, verdict))
+            return AtlasCell(*base, verdict.behaviour.value, error_class, verdict.conforms, _example(case, ref.describe(), got))
+        except Exception as exc:  # noqa: BLE001 - a judge that fails on a probe is a harness error, never fatal
+            failed = f"judge raised {type(exc).__name__}: {exc}"
+    return AtlasCell(*base, HARNESS_ERROR, error_class, False, _example(case, f"harness error: {failed}", got))
+
+
+def _sort_key(cell: AtlasCell, ops: Mapping[str, int], oracles: Mapping[str, int]) -> tuple[int, int, int, int]:
+    classes = [c.value for c in EqClass]
+    return (condition_order(cell.condition), classes.index(cell.eq_class), ops.get(cell.op, len(ops)), oracles.get(cell.oracle, len(oracles)))
+
+
+class _Timeout:
+    """An oracle whose batches run with another per-case time limit."""
+
+    def __init__(self, oracle: Oracle, timeout: float) -> None:
+        self.oracle, self.name, self.timeout = oracle, oracle.name, timeout
+
+    def info(self) -> OracleInfo:
+        return self.oracle.info()
+
+    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+        return self.oracle.run_many(cases, timeout=self.timeout)  # type: ignore[call-arg]
+
+    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+        return self.oracle.reproducer(case, reference, observed)
+
+
+def limited(oracle: Oracle, timeout: float | None) -> Oracle:
+    """``oracle`` with a per-case ``timeout`` where its ``run_many`` takes one
+    (an :class:`~conformance.execution.isolation.IsolatedOracle`); else itself."""
+    if "compile" in oracle.info().mode:  # a compiling mode's first call of each shape is a compilation: its own limit
+        return oracle
+    try:
+        takes = timeout is not None and "timeout" in inspect.signature(oracle.run_many).parameters
+    except (TypeError, ValueError):
+        takes = False
+    return _Timeout(oracle, timeout) if takes and timeout is not None else oracle
+
+
+def run_atlas(
+    oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo], ops: Iterable[str] | None = None, *, timeout: float | None = None,
+    sink: Sink | None = None,
+) -> Atlas:
+    """Every probe on every oracle (one batch per oracle, all at once), judged
+    and aggregated into cells (see the module docstring). ``ops`` restricts the
+    ops as a campaign's ``--ops`` does (names or keys); ``timeout`` is the
+    per-case limit for isolated oracles (default: their own). Some probes hang
+    some frameworks (``numpy.take(mode="wrap")`` on an int64 extreme loops for
+    ever), and each costs one time limit. ``sink`` receives every judged
+    probe case (with its probe). Never raises on a probe."""
+    pairs, errors = _plan(ops)
+    batches = {o.name: [c for _, c in pairs if c.op in infos[o.name].ops] for o in oracles}
+    runners = [limited(o, timeout) for o in oracles]
+    answers = {name: iter(outcomes) for name, outcomes in dispatch(runners, batches).items()}
+    seen: dict[CellKey, _Seen] = {}
+    for probe, case in pairs:
+        ref: Outcome | None = None
+        values: PolicyValues | None = None
+        failed = ""
+        try:
+            ref, values = reference_outcome(case), PolicyValues(case)
+        except Exception as exc:  # noqa: BLE001 - the reference failing on a probe is a harness error
+            failed = f"reference raised {type(exc).__name__}: {exc}"
+            errors.append(_error(probe, case.op, exc))
+        for oracle in oracles:
+            info = infos[oracle.name]
+            if case.op not in info.ops:
+                continue
+            got = next(answers.get(oracle.name, iter(())), None) or Outcome.protocol_error("no answer for this case")
+            cell = _judged(probe, case, info, got, ref, values, failed, sink)
+            if cell.key not in seen:
+                seen[cell.key] = _Seen(cell, 1, [cell.behaviour])
+                continue
+            s = seen[cell.key]
+            s.count += 1
+            s.behaviours.append(cell.behaviour)
+            if s.shown.documented and not cell.documented:
+                s.shown = cell
+    cells = [_finish(s) for s in seen.values()]
+    op_order = {s.key: i for i, s in enumerate(specs())}
+    oracle_order = {o.name: i for i, o in enumerate(oracles)}
+    return Atlas(sorted(cells, key=lambda c: _sort_key(c, op_order, oracle_order)), errors)
+
+
+def _finish(s: _Seen) -> AtlasCell:
+    distinct = tuple(dict.fromkeys(s.behaviours))
+    shown = s.shown
+    return AtlasCell(shown.condition, shown.eq_class, shown.op, shown.oracle, shown.version, shown.behaviour,
+                     shown.error_class, shown.documented, shown.example, s.count, distinct)  # fmt: skip

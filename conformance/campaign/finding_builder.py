@@ -1,0 +1,232 @@
+"""From signatures to findings: shrink each signature's first case (only on
+the finding's own oracle and op), re-run the minimal case on every oracle for
+the side-by-side view, and ask the finding's oracles for their reproducers.
+
+A crash or timeout met while shrinking is itself a signature: it is recorded
+(once) as a finding of its own, never retried (isolated oracles remember the
+cases that hung or crashed them). Past the shrink deadline, or after a stop,
+signatures keep their first example as it was drawn.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from conformance.campaign.array_shrinker import Arrays, shrink_arrays
+from conformance.campaign.dispatch import evaluate
+from conformance.campaign.settings import Progress, Settings
+from conformance.campaign.shrinker import shrink, widened
+from conformance.campaign.sightings import First, Tally, class_case_json, harness_error
+from conformance.cases.class_case import ClassCase
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case
+from conformance.core.oracle import Oracle, OracleInfo
+from conformance.core.outcome import Kind, Outcome
+from conformance.judge.judged import Judged
+from conformance.judge.rootcause import still_shows
+from conformance.judge.signature import Signature
+from conformance.judge.verdict import narrowed, reference_outcome
+from conformance.results.finding import Finding
+
+FAULTS = (Kind.CRASH, Kind.TIMEOUT)
+SMALL_DATA, SMALL_INDICES = 4, 2
+"""A reproducer at most this large (data, index elements) is not cut further."""
+ARRAY_SHRINK_EVALS = 30
+"""Most candidates evaluated while cutting one finding's arrays down."""
+
+
+def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
+    """Record, once, a crash or timeout met while shrinking or rebuilding a
+    finding: it becomes a signature of its own (and is never run again: the
+    isolated oracle remembers the case)."""
+    for j in judged:
+        sig = j.signature() if not j.verdict.conforms else None
+        if sig is not None and j.outcome.kind in FAULTS and sig not in tally.first:
+            tally.first[sig] = First(cc, j, time.monotonic() - tally.start)
+            tally.counts[sig] += 1
+            tally.raw += 1
+
+
+def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
+    """The shrink predicate "``op`` still has the root cause ``sig``" (a
+    named behaviour stays named, so the example stays discriminating), noting new crash/timeout
+    signatures on the way. After a candidate hangs, every later candidate is
+    rejected unevaluated: each hang costs a whole timeout, so shrinking stops there."""
+    stopped = False
+
+    def keeps(cc: ClassCase) -> bool:
+        nonlocal stopped
+        if stopped:
+            return False
+        try:
+            judged = evaluate(cc, [oracle], infos, [op])
+        except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, shrinking stops
+            tally.error(harness_error(f"shrink {op} on {sig.oracle}", exc, cc))
+            stopped = True
+            return False
+        note_faults(tally, cc, judged)
+        stopped = sig.outcome != "timeout" and any(j.outcome.kind is Kind.TIMEOUT for j in judged)
+        return any(_shows(j, sig) for j in judged)
+
+    return keeps
+
+
+def _shows(j: Judged, sig: Signature) -> bool:
+    return not j.verdict.conforms and still_shows(j.signature(), sig)
+
+
+def _slimmed(sig: Signature, small: ClassCase, case: Case, oracle: Oracle, infos: Mapping[str, OracleInfo], deadline: float | None) -> Arrays | None:
+    """The finding's arrays cut down (:mod:`conformance.campaign.array_shrinker`) where
+    they are larger than a minimal case needs (a probe's arrays, which no
+    class case derives), judged on the finding's own oracle and op only."""
+    data, indices = np.asarray(case.data), np.asarray(case.indices)
+    if data.size <= SMALL_DATA and indices.size <= SMALL_INDICES or small.data_shape != data.shape or small.index_shape != indices.shape:
+        return None
+
+    def keeps(cc: ClassCase, d: np.ndarray, i: np.ndarray) -> bool:
+        return any(_shows(j, sig) for j in evaluate(cc, [oracle], infos, [case.op], arrays=(d, i)))
+
+    slim = shrink_arrays(small, data, indices, keeps, ARRAY_SHRINK_EVALS, deadline)
+    return slim if slim[1].size + slim[2].size < data.size + indices.size else None
+
+
+def _sibling(j: Judged) -> dict[str, Any]:
+    return {"op": j.case.op, "oracle": j.oracle, "attrs": dict(j.case.attrs), "outcome": j.outcome.describe(),
+            "verdict": j.verdict.outcome, "behaviour": j.verdict.behaviour.value}  # fmt: skip
+
+
+def reproducers(case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: Mapping[str, Outcome]) -> tuple[dict[str, str], str | None]:
+    """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along;
+    an oracle without 64-bit types expects what the reference gives on the inputs as it receives them."""
+    scripts: dict[str, str] = {}
+    model = None
+    for oracle in oracles:
+        received = narrowed(case) if oracle.info().bits == 32 else None  # what its framework documents it receives
+        try:
+            repro = oracle.reproducer(case, reference_outcome(received) if received is not None else ref, observed.get(oracle.name))
+        except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
+            scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
+            continue
+        scripts[oracle.name] = repro.text
+        if "model.onnx" in repro.attachments:
+            model = base64.b64encode(repro.attachments["model.onnx"]).decode()
+    return scripts, model
+
+
+def make_finding(
+    sig: Signature, first: First, small: ClassCase, oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo],
+    tally: Tally, seed: int | None, deadline: float | None = None,
+) -> Finding:  # fmt: skip
+    """A finding from a minimal class case: the op's case, reference, every
+    oracle's outcome on it, every sibling op's outcome, and the reproducers.
+    If the minimal case no longer shows ``sig`` (a flaky oracle, a probe),
+    the first example is kept; arrays larger than a minimal case needs are
+    cut down (before ``deadline``)."""
+    by_name = {o.name: o for o in oracles}
+    op = first.judged.case.op
+    hit, judged = None, []
+    if not (first.probe and small == first.class_case):  # a probe's values: its class case does not derive them
+        judged = evaluate(small, oracles, infos)
+        note_faults(tally, small, judged)
+        hit = next((j for j in judged if j.case.op == op and _shows(j, sig)), None)
+    if hit is None:  # a flaky oracle, or a probe: the first example's own arrays
+        small = first.class_case
+    case = first.judged.case if hit is None else hit.case
+    slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline)
+    if slim is not None or hit is None:  # cut down: judged on the finding's op only
+        small, data, indices = slim or (small, case.data, case.indices)
+        judged = evaluate(small, oracles, infos, [op], arrays=(data, indices))
+        note_faults(tally, small, judged)
+        hit = next((j for j in judged if _shows(j, sig)), None) or first.judged
+        judged = judged or [hit]
+    own = [j for j in judged if j.case.op == op]
+    case = hit.case
+    ref = reference_outcome(case)
+    with_op = [o for o in oracles if op in infos[o.name].ops]
+    scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
+    also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
+    return Finding(
+        signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=tally.counts[sig],
+        first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
+        class_case=class_case_json(small), siblings=[_sibling(j) for j in judged if j.case.op != op],
+        variants=_variants(tally, sig) | ({"minimal case also shows it on": also} if also else {}),
+    )  # fmt: skip
+
+
+def _variants(tally: Tally, sig: Signature) -> dict[str, dict[str, int]]:
+    """The finding's variants by kind ("op", "regime", dtypes), each value with its count."""
+    out: dict[str, dict[str, int]] = {}
+    for (kind, value), n in sorted(tally.variants.get(sig, {}).items()):
+        out.setdefault(kind, {})[value] = n
+    return out
+
+
+def discriminate(sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], tally: Tally) -> Signature:
+    """For an ``ambiguous`` root cause, look for an example that tells the
+    candidate policies apart (:func:`~conformance.campaign.shrinker.widened`); where one
+    names the behaviour, the sightings move to the named root cause (merged
+    with it if it was seen already). Returns the signature to build."""
+    op = first.judged.case.op
+    for cc in widened(first.class_case):
+        judged = evaluate(cc, [oracle], infos, [op])
+        note_faults(tally, cc, judged)
+        for j in judged:
+            named = j.signature()
+            if not j.verdict.conforms and named.policy not in ("", Behaviour.AMBIGUOUS.value) and replace(named, policy=sig.policy) == sig:
+                tally.rename(sig, named, First(cc, j, first.seconds))
+                return named
+    return sig
+
+
+def quick_finding(
+    sig: Signature, first: First, oracle: Oracle | None, count: int, seed: int | None, variants: dict[str, dict[str, int]] | None = None,
+) -> Finding:  # fmt: skip
+    """The first example as it was drawn, with only its own oracle's outcome
+    and reproducer: what a finding is when time is up (no re-runs)."""
+    j = first.judged
+    scripts, model = reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
+    return Finding(sig, j.case, j.reference, {j.oracle: j.outcome}, count, round(first.seconds, 3), seed, scripts=scripts,
+                   onnx_model_b64=model, class_case=class_case_json(first.class_case), variants=variants or {})  # fmt: skip
+
+
+def build_findings(
+    tally: Tally, oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo], settings: Settings, *,
+    shrink_end: float | None, progress: Progress,
+) -> list[Finding]:  # fmt: skip
+    """Every signature of ``tally`` as a finding, in order of first sighting
+    (including crash/timeout signatures met while shrinking)."""
+    tally.settle()
+    by_name = {o.name: o for o in oracles}
+    findings: list[Finding] = []
+    done: set[Signature] = set()
+    while len(done) < len(tally.first):
+        sig, first = next((s, f) for s, f in sorted(tally.first.items(), key=lambda kv: kv[1].seconds) if s not in done)
+        done.add(sig)
+        try:
+            late = shrink_end is not None and time.monotonic() >= shrink_end
+            if sig.policy == Behaviour.AMBIGUOUS.value and not late:
+                sig = discriminate(sig, first, by_name[sig.oracle], infos, tally)
+                if sig in done:  # merged into a root cause already built: its count grows
+                    continue
+                done.add(sig)
+                first = tally.first[sig]
+            if sig.outcome == "timeout" or late:
+                # a hang is kept as found: every shrink step would cost a whole timeout
+                finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed, _variants(tally, sig))
+            else:
+                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, tally)
+                small = first.class_case if first.probe else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
+                finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed, shrink_end)
+        except Exception as exc:  # noqa: BLE001 - keep the first example as it was
+            tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
+            finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed, _variants(tally, sig))
+        tally.finding(finding)
+        findings.append(finding)
+        progress.advance(findings=len(findings))
+    return findings

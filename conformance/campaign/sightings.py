@@ -1,0 +1,160 @@
+"""What a campaign accumulates while it draws: cases per oracle, the
+behaviour matrix, raw discrepancies per signature with the first example of
+each, harness errors, and the figures; each judged case also goes to the
+results stream as it happens.
+
+>>> t = Tally(0.0)
+>>> t.raw, len(t.first), t.errors
+(0, 0, [])
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from conformance.cases.class_case import ClassCase
+from conformance.cases.probes import Probe
+from conformance.judge.dtype_support import DtypeSupport
+from conformance.judge.judged import Judged
+from conformance.judge.rootcause import merged_into, variant
+from conformance.judge.signature import Signature
+from conformance.results.finding import Finding, HarnessError
+from conformance.results.run_result import Matrix, MatrixKey
+from conformance.results.stream import ResultStream
+
+
+def class_case_json(cc: ClassCase) -> dict[str, Any]:
+    """A drawn case as JSON (its class by name).
+
+    >>> from conformance.spec.plans import EqClass
+    >>> class_case_json(ClassCase(EqClass.FLAT, (3,), (1,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0))["eq_class"]
+    'flattened 1-D'
+    """
+    return {**asdict(cc), "eq_class": cc.eq_class.value}
+
+
+def harness_error(stage: str, exc: BaseException, cc: ClassCase | None) -> HarnessError:
+    """The record of an exception in the suite itself (call inside ``except``)."""
+    return HarnessError(stage, f"{type(exc).__name__}: {exc}", class_case_json(cc) if cc else None, traceback.format_exc())
+
+
+@dataclass
+class First:
+    """The first sighting of a signature: the drawn case and its judgement."""
+
+    class_case: ClassCase
+    judged: Judged
+    seconds: float
+    probe: bool = False  # seen on an atlas probe: explicit arrays that the class case does not derive
+
+
+@dataclass
+class Tally:
+    """See the module docstring. ``start`` is a :func:`time.monotonic` value."""
+
+    start: float
+    stream: ResultStream | None = None
+    cases: Counter[str] = field(default_factory=Counter)
+    matrix: Matrix = field(default_factory=dict)
+    first: dict[Signature, First] = field(default_factory=dict)
+    counts: Counter[Signature] = field(default_factory=Counter)
+    variants: dict[Signature, Counter[tuple[str, str]]] = field(default_factory=dict)
+    dtypes: DtypeSupport = field(default_factory=DtypeSupport)
+    errors: list[HarnessError] = field(default_factory=list)
+    raw: int = 0
+    drawn: int = 0
+
+    def add(self, cc: ClassCase, judged: list[Judged], *, drawn: bool = True) -> None:
+        """Count one drawn case's judgements and stream them."""
+        self.drawn += drawn
+        verdicts = []
+        for j in judged:
+            self.cases[j.oracle] += 1
+            tags = j.case.tags
+            assert tags is not None
+            behaviour = j.verdict.behaviour.value
+            cell = self.matrix.setdefault(MatrixKey(j.case.op, tags.regime, tags.data_family), {}).setdefault(j.oracle, {})
+            cell[behaviour] = cell.get(behaviour, 0) + 1
+            verdicts.append({"op": j.case.op, "oracle": j.oracle, "regime": tags.regime, "data_family": tags.data_family,
+                             "behaviour": behaviour, "outcome": j.verdict.outcome})  # fmt: skip
+            self.dtypes.add(j)
+            if not j.verdict.conforms:
+                self.discrepancy(cc, j, probe=not drawn)
+        if self.stream:
+            self.stream.judged(class_case_json(cc), verdicts)
+
+    def add_probe(self, probe: Probe, j: Judged) -> None:
+        """Count one judged probe case (:mod:`conformance.results.atlas`) as the campaign
+        counts a drawn one: matrix, stream and, if it departs, its root cause."""
+        self.add(probe.class_case, [j], drawn=False)
+
+    def discrepancy(self, cc: ClassCase, j: Judged, *, probe: bool = False) -> None:
+        """Count a non-conforming judgement; keep (and stream) the first of its signature."""
+        self.raw += 1
+        sig = j.signature()
+        self.counts[sig] += 1
+        self.variants.setdefault(sig, Counter()).update(variant(j.case, j.verdict.behaviour).items())
+        if sig in self.first:
+            return
+        self.first[sig] = First(cc, j, time.monotonic() - self.start, probe)
+        if self.stream:
+            self.stream.record("discrepancy", {
+                "signature": asdict(sig), "class_case": class_case_json(cc), "case": j.case.to_json(),
+                "reference": j.reference.to_json(), "outcome": j.outcome.to_json(), "seconds": round(self.first[sig].seconds, 3),
+            })  # fmt: skip
+
+    def rename(self, old: Signature, new: Signature, first: First) -> None:
+        """Move ``old``'s sightings to ``new`` (an ambiguous behaviour named on
+        a discriminating example): counts and variants add up; ``new`` keeps
+        its own first sighting if it had one, else ``first``."""
+        self.counts[new] += self.counts.pop(old, 0)
+        self.variants.setdefault(new, Counter()).update(self.variants.pop(old, Counter()))
+        self.first.pop(old, None)
+        self.first.setdefault(new, first)
+
+    def settle(self) -> None:
+        """Move the sightings of behaviours one example cannot name to the root
+        cause they belong to (:func:`~conformance.judge.rootcause.merged_into`), once
+        drawing has ended."""
+        for sig, first in sorted(self.first.items(), key=lambda kv: kv[1].seconds):
+            target = merged_into(sig, first.judged.words(), self.first)
+            if target is not None:
+                self.rename(sig, target, first)
+
+    def error_all(self, errors: list[dict[str, Any]]) -> None:
+        """Record the atlas's harness errors (a probe the suite could not translate or judge)."""
+        for e in errors:
+            self.error(HarnessError(f"atlas {e['condition']} ({e['eq_class']}) {e.get('op') or ''}".strip(), e["error"]))
+
+    def error(self, error: HarnessError) -> None:
+        self.errors.append(error)
+        if self.stream:
+            self.stream.record("harness_error", error.to_json())
+
+    def finding(self, finding: Finding) -> None:
+        if self.stream:
+            self.stream.record("finding", finding.to_json())
+
+    def figures(self, loop_s: float, total_s: float, findings: list[Finding], atlas_s: float = 0.0) -> dict[str, Any]:
+        """Throughput, collapse and times to first find. ``loop_s`` runs from
+        the start (oracle start-up and the atlas's ``atlas_s`` included) to the
+        end of drawing; throughput counts every oracle run in that time."""
+        runs = sum(self.cases.values())
+        return {
+            "class_cases": self.drawn,
+            "oracle_runs": runs,
+            "loop_seconds": round(loop_s, 3),
+            "atlas_seconds": round(atlas_s, 3),
+            "cases_per_second": round(self.drawn / (loop_s - atlas_s), 2) if loop_s > atlas_s else None,
+            "oracle_runs_per_second": round(runs / loop_s, 2) if loop_s else None,
+            "shrink_seconds": round(total_s - loop_s, 3),
+            "shrink_share": round((total_s - loop_s) / total_s, 3) if total_s else None,
+            "raw_discrepancies": self.raw,
+            "signatures": len(findings),
+            "harness_errors": len(self.errors),
+            "time_to_first_find_s": {f.signature.key(): f.first_seen_s for f in findings},
+        }

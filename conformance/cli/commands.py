@@ -1,0 +1,238 @@
+"""What each command does, with typed arguments (the CLI parses, this module
+acts): plan a campaign (every check before any work), run it, check it
+against the baseline, write the report.
+
+>>> plan_campaign(seed=0, max_examples=0, budget=None, timeout=20, ops=None, oracles=None,
+...               allow_missing=False, shard="0/1", out=Path("reports"), in_process=True)
+Traceback (most recent call last):
+...
+conformance.cli.selection.UsageError: --max-examples: must be > 0, got 0
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, cast
+
+from conformance.campaign.dispatch import close_all
+from conformance.campaign.runner import run_campaign
+from conformance.campaign.settings import Settings
+from conformance.cli.console import closing_summary, progress_for
+from conformance.cli.selection import (
+    GATE_FAILS,
+    OK,
+    UsageError,
+    check_coverage,
+    parse_shard,
+    positive,
+    select_ops,
+    select_oracles,
+    writable_dir,
+)
+from conformance.core.oracle import Oracle, OracleInfo
+from conformance.execution import registry
+from conformance.execution.environment import describe, run_facts
+from conformance.gate import baseline as bl
+from conformance.gate.junit import junit_xml
+from conformance.gate.replay import replay
+from conformance.results.run_result import ResultsFileError, RunResult
+from conformance.results.stream import StreamError, rebuild
+
+RUN_ARTIFACTS = ("results.json", "results.jsonl")
+"""Files the campaign writes into its folder (the report clears its own)."""
+
+
+BUDGET_TIMEOUT_SHARE = 0.05
+"""With ``--budget``, the per-case timeout is at most this share of it."""
+
+
+@dataclass(frozen=True)
+class CampaignPlan:
+    """A checked campaign request: what to draw, on which oracles, where to write."""
+
+    settings: Settings
+    oracles: tuple[str, ...]
+    infos: dict[str, OracleInfo]
+    timeout: float
+    out: Path
+    in_process: bool
+    missing: dict[str, str]
+
+
+def broken_frameworks() -> dict[str, str]:
+    """Oracle modules whose framework is installed but failed to load: module -> its error."""
+    return {r.module: r.problem for r in registry.discover() if r.problem and not r.problem.startswith("not installed")}
+
+
+def plan_campaign(
+    *, seed: int, max_examples: int | None, budget: float | None, timeout: float, ops: list[str] | None, oracles: list[str] | None,
+    allow_missing: bool, shard: str, out: Path, in_process: bool,
+) -> CampaignPlan:  # fmt: skip
+    """Check every argument (see :mod:`conformance.cli.selection`) before any work."""
+    positive("--max-examples", max_examples, integer=True)
+    positive("--budget", budget)
+    positive("--timeout", timeout)
+    shard_pair = parse_shard(shard)
+    chosen_ops = select_ops(ops)
+    writable_dir("--out", out)
+    broken = broken_frameworks()
+    if broken and not allow_missing:
+        lines = "; ".join(f"{module}: {problem}" for module, problem in broken.items())
+        raise UsageError(f"a framework failed to import ({lines}); fix it, or pass --allow-missing to go on without it")
+    infos = {i.name: i for i in registry.infos()}
+    names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
+    chosen = {n: infos[n] for n in names}
+    check_coverage(chosen_ops, chosen)
+    settings = Settings(seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair, atlas=not in_process)
+    if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
+        timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
+    return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
+
+
+def clean(out: Path) -> None:
+    """Remove what an earlier run wrote into ``out`` (never other files)."""
+    from conformance.report import clear_outputs
+
+    for name in RUN_ARTIFACTS:
+        (out / name).unlink(missing_ok=True)
+    clear_outputs(out)
+
+
+def _load_oracles(plan: CampaignPlan) -> list[Oracle]:
+    """The planned oracles, their workers started at once (each imports its framework)."""
+    with ThreadPoolExecutor(max_workers=max(len(plan.oracles), 1)) as pool:
+        started = pool.map(lambda n: registry.get(n, isolated=not plan.in_process, timeout=plan.timeout), plan.oracles)
+        return [cast(Oracle, o) for o in started]
+
+
+def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] | None = None) -> RunResult:
+    """Run the planned campaign into ``plan.out`` with a progress display;
+    with baseline ``entries``, their reproducers are replayed first (the gate)."""
+    started = time.monotonic()
+    if plan.missing:
+        print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
+    clean(plan.out)
+    facts: dict[str, Any] = {**run_facts(), "missing": plan.missing, "case_timeout_s": plan.timeout}
+    progress = progress_for(sys.stderr, plan.settings.budget_s)
+    oracles = _load_oracles(plan)
+    try:
+        replayed = [r.to_json() for r in replay(entries, oracles)] if entries else []
+        result = run_campaign(oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started)
+        return replace(result, replay=replayed)
+    finally:
+        progress.close()
+        close_all(oracles)
+
+
+def _entries(baseline: Path | None) -> list[bl.Entry]:
+    """The baseline's entries; a bad baseline is a usage error."""
+    try:
+        return bl.load(baseline)
+    except bl.BaselineError as exc:
+        raise UsageError(f"--baseline: {exc}") from None
+
+
+def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.Entry], list[str]]:
+    entries = _entries(baseline)
+    return bl.annotated(result, entries), entries, bl.check(result, entries)
+
+
+def _write_report(result: RunResult, out: Path) -> Path:
+    from conformance.report import build_report
+
+    result.save(out / "results.json")
+    return build_report([result], out)
+
+
+def _finish(result: RunResult, baseline: Path | None, out: Path, junit: Path | None) -> tuple[RunResult, list[str]]:
+    annotated, entries, problems = _gate(result, baseline)
+    report = _write_report(annotated, out)
+    if junit is not None:
+        junit.write_text(junit_xml(annotated, entries, problems), encoding="utf-8")
+    new = [f for f in annotated.findings if f.status == "new"]
+    print(closing_summary(annotated, new, str(report), problems))
+    return annotated, problems
+
+
+def run(plan: CampaignPlan, *, stop: threading.Event) -> int:
+    """``run``: campaign, findings marked known/new, report. 0 unless the tool fails."""
+    _finish(campaign(plan, stop), None, plan.out, None)
+    return OK
+
+
+def check(plan: CampaignPlan, *, stop: threading.Event, baseline: Path | None, junit: Path | None) -> int:
+    """``check``: the campaign, then the gate: 1 on any problem."""
+    entries = _entries(baseline)  # a bad baseline fails before any work
+    _, problems = _finish(campaign(plan, stop, entries), baseline, plan.out, junit)
+    return _verdict(problems)
+
+
+def _verdict(problems: list[str]) -> int:
+    print(f"gate: {'FAIL' if problems else 'pass'} ({len(problems)} problems against the baseline)")
+    return GATE_FAILS if problems else OK
+
+
+def load_results(path: Path) -> RunResult:
+    """A run from a folder (``results.json``, else the ``results.jsonl`` a killed
+    run left), a ``.jsonl`` stream, or a results/findings JSON file."""
+    try:
+        if path.is_dir():
+            path = path / "results.json" if (path / "results.json").exists() else path / "results.jsonl"
+        return rebuild(path) if path.suffix == ".jsonl" else RunResult.load(path)
+    except (ResultsFileError, StreamError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def check_saved(results: Path, *, baseline: Path | None, junit: Path | None) -> int:
+    """``check --results``: the gate on saved results (their folder gets the report)."""
+    result = load_results(results)
+    annotated, entries, problems = _gate(result, baseline)
+    if junit is not None:
+        junit.write_text(junit_xml(annotated, entries, problems), encoding="utf-8")
+    for p in problems:
+        print(p)
+    return _verdict(problems)
+
+
+def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
+    """``report``: merge shards (or compare two runs) into a report in ``out``."""
+    from conformance.report import build_report, load_atlases
+
+    runs = [load_results(p) for p in paths]
+    if compare and len(runs) != 2:
+        raise UsageError(f"--compare: needs exactly two runs, got {len(runs)}")
+    writable_dir("--out", out)
+    try:
+        return build_report(runs, out, compare=compare, atlases=load_atlases(paths))
+    except ValueError as exc:  # shards that are not of one run
+        raise UsageError(str(exc)) from None
+
+
+def describe_oracles() -> str:
+    """``oracles``: the table, with why each missing module is missing."""
+    return describe()
+
+
+def baseline_action(action: str, file: Path | None) -> int:
+    """``baseline validate [FILE]`` and ``baseline draft RESULTS``."""
+    if action == "validate":
+        try:
+            entries = bl.load(file)
+        except bl.BaselineError as exc:
+            raise UsageError(str(exc)) from None
+        print(f"{file or bl.DEFAULT_PATH}: {len(entries)} valid entries")
+        return OK
+    if file is None:
+        raise UsageError("baseline draft: give the results file or run folder to draft entries from")
+    result = load_results(file)
+    entries = bl.load()
+    new = [f for f in result.findings if bl.accepting(f, entries) is None]
+    print(json.dumps({"format": bl.BASELINE_FORMAT, "entries": bl.draft_entries(new)}, indent=1))
+    print(f"{len(new)} entries drafted for the new findings of {file}: review each TODO note before merging", file=sys.stderr)
+    return OK

@@ -1,0 +1,115 @@
+"""The console: a progress bar on a terminal, a plain line every few seconds
+elsewhere (CI logs), and the closing summary.
+
+>>> from conformance.results.run_result import RunResult
+>>> print(closing_summary(RunResult({}, 0, {}, {"numpy": 40}, 2.0, {}, []), [], "reports/index.html"))
+40 oracle runs in 2.0 s · 0 findings (0 new, 0 known) · 0 raw discrepancies
+report: reports/index.html
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from conformance.results.finding import Finding
+from conformance.results.run_result import RunResult
+
+PLAIN_EVERY_S = 5.0
+"""Seconds between progress lines when the output is not a terminal."""
+
+
+class PlainProgress:
+    """A line now and then: phase, done, rate, findings (for logs)."""
+
+    def __init__(self, out: TextIO = sys.stderr, every: float = PLAIN_EVERY_S) -> None:
+        self.out, self.every = out, every
+        self.name, self.done, self.start, self.last = "", 0, time.monotonic(), 0.0
+        self.total: int | None = None
+
+    def phase(self, name: str, total: int | None) -> None:
+        self.name, self.total, self.done, self.start = name, total, 0, time.monotonic()
+        self._line(0)
+
+    def advance(self, *, findings: int) -> None:
+        self.done += 1
+        if time.monotonic() - self.last >= self.every:
+            self._line(findings)
+
+    def _line(self, findings: int) -> None:
+        self.last = time.monotonic()
+        elapsed = max(self.last - self.start, 1e-9)
+        of = f"/{self.total}" if self.total else ""
+        print(f"[{self.name}] {self.done}{of} · {self.done / elapsed:.1f}/s · {findings} findings so far", file=self.out, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+class BarProgress:
+    """A rich progress bar: phase, bar, count, rate, findings, time left."""
+
+    def __init__(self, deadline_s: float | None) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("[bold]{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:>7} · {task.fields[findings]} findings"), TimeElapsedColumn(), TimeRemainingColumn(),
+            transient=False,
+        )  # fmt: skip
+        self._bar.start()
+        self._task: Any = None
+        self._start = time.monotonic()
+
+    def phase(self, name: str, total: int | None) -> None:
+        if self._task is not None:
+            self._bar.update(self._task, total=self._bar.tasks[self._task].completed)
+        self._task = self._bar.add_task(name, total=total, rate="", findings=0)
+        self._start = time.monotonic()
+
+    def advance(self, *, findings: int) -> None:
+        done = self._bar.tasks[self._task].completed + 1
+        rate = f"{done / max(time.monotonic() - self._start, 1e-9):.1f}/s"
+        self._bar.update(self._task, advance=1, findings=findings, rate=rate)
+
+    def close(self) -> None:
+        self._bar.stop()
+
+
+def progress_for(stream: TextIO, deadline_s: float | None) -> PlainProgress | BarProgress:
+    """A bar on a terminal, plain lines otherwise."""
+    return BarProgress(deadline_s) if stream.isatty() else PlainProgress(stream)
+
+
+def finding_line(f: Finding, changed: bool = False) -> str:
+    """One finding: status, how many raw examples, the signature in words."""
+    return f"  {'CHANGED' if changed else f.status.upper():<7} {f.count:>5}x  {f.signature.words()}"
+
+
+def closing_summary(result: RunResult, new: Sequence[Finding], report: str, problems: Sequence[str] = ()) -> str:
+    """The last lines of a run: figures, then only the new findings (known
+    ones counted), then other problems, then the report's path."""
+    runs = sum(result.cases.values())
+    known = len(result.findings) - len(new)
+    head = f"{runs} oracle runs in {result.seconds:.1f} s · {len(result.findings)} findings ({len(new)} new, {known} known)"
+    lines = [f"{head} · {result.raw_discrepancies} raw discrepancies"]
+    if result.status != "complete":
+        lines.append(f"run {result.status}: results are partial")
+    if new:
+        lines.append("new findings (status, raw examples, signature):")
+        lines += [finding_line(f) for f in new]
+    others = [p for p in problems if not p.startswith("new: ")]
+    lines += [f"  {p}" for p in others]
+    if problems:
+        lines.append(f"{len(problems)} differences from the baseline (`gather-conformance check` fails on them)")
+    lines.append(f"report: {report}")
+    return "\n".join(lines)

@@ -1,0 +1,158 @@
+"""``gather-conformance``: the command line, and the only module that knows argparse.
+
+* ``run``: a campaign; writes ``results.jsonl`` (while running), ``results.json``
+  and the report (``index.html``, ``findings.json``, ``summary.md``) into ``--out``.
+* ``check``: the same campaign (or ``--results``) against the baseline; the CI gate.
+* ``report PATH...``: the report from saved results (a run folder, even one a
+  killed run left, shards to merge, or two runs with ``--compare``).
+* ``oracles``, ``ops``: what can run here; the op catalog.
+* ``baseline validate|draft``: check a baseline file; draft entries for new findings.
+
+Exit status: 0 fine, 1 the gate fails (new, vanished or changed behaviour, a
+harness error, nothing tested), 2 usage error (one line, before any work), 3
+the tool itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError
+from conformance.spec.catalog import specs
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("gather-conformance")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _campaign_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0: deterministic)")
+    p.add_argument("--max-examples", type=int, default=None, help="examples per equivalence class (default 60, or unlimited with --budget)")
+    p.add_argument("--budget", type=float, default=None, help="bound on the whole run in seconds, shrinking and report included")
+    p.add_argument("--timeout", type=float, default=20.0, help="seconds one case may take on an oracle (default 20)")
+    p.add_argument("--ops", nargs="+", default=None, metavar="OP", help="catalog ops, op names or globs (default: all)")
+    p.add_argument("--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: every one available)")
+    p.add_argument("--allow-missing", action="store_true", help="go on when an installed framework fails to import")
+    p.add_argument("--shard", default="0/1", help="i/n: judge every n-th drawn case, starting at i (default 0/1)")
+    p.add_argument("--in-process", action="store_true", help="run oracles in this process (faster, no crash isolation)")
+    p.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default: reports)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gather-conformance", description="Differential conformance suite for gather operators.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = p.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run a campaign and write the report")
+    _campaign_options(run)
+    check = sub.add_parser("check", help="compare a campaign with the baseline (CI gate)")
+    _campaign_options(check)
+    check.add_argument("--results", type=Path, default=None, help="check these saved results instead of running")
+    check.add_argument("--baseline", type=Path, default=None, help="baseline file (default: the packaged one)")
+    check.add_argument("--junit", type=Path, default=None, help="also write JUnit XML (a test case per finding and per baseline entry)")
+    report = sub.add_parser("report", help="rebuild the report from saved results")
+    report.add_argument("results", nargs="+", type=Path, help="run folders or results files (shards to merge, or two runs with --compare)")
+    report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default: reports)")
+    report.add_argument("--compare", action="store_true", help="show what changed between two runs")
+    sub.add_parser("oracles", help="list the oracles that can run here")
+    sub.add_parser("ops", help="list the op catalog")
+    base = sub.add_parser("baseline", help="validate a baseline, or draft entries for new findings")
+    base.add_argument("action", choices=("validate", "draft"))
+    base.add_argument("file", type=Path, nargs="?", default=None, help="validate: the baseline (default: packaged); draft: a results file or run folder")
+    return p
+
+
+def format_catalog() -> str:
+    """The catalog as a plain-text table, one op (and ONNX opset) a line.
+
+    >>> print(format_catalog().splitlines()[0].split())
+    ['op', 'class', 'documented', 'index', 'policy', 'attributes']
+    """
+    rows = [("op", "class", "documented index policy", "attributes")]
+    for s in specs():
+        attrs = ", ".join(f"{a.name}={a.default!r}" for a in s.attrs) or "-"
+        policy = s.policy.name if not s.mode_attr else "by " + s.mode_attr + ": " + ", ".join(f"{k}->{v.name}" for k, v in s.mode_policies.items())
+        rows.append((s.key, s.eq_class.value, policy, attrs))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in rows)
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[threading.Event]:
+    """SIGINT and SIGTERM set the event (the campaign stops drawing and writes
+    what it has); a second SIGINT interrupts at once."""
+    stop = threading.Event()
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def handler(signum: int, frame: Any) -> None:
+        if stop.is_set() and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        stop.set()
+        print(f"\n{signal.Signals(signum).name}: stopping; writing what was found", file=sys.stderr, flush=True)
+
+    for s in previous:
+        signal.signal(s, handler)
+    try:
+        yield stop
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from conformance.cli import commands
+
+    if args.command == "ops":
+        print(format_catalog())
+        return OK
+    if args.command == "oracles":
+        print(commands.describe_oracles())
+        return OK
+    if args.command == "report":
+        print(f"report: {commands.report(args.results, out=args.out, compare=args.compare)}")
+        return OK
+    if args.command == "baseline":
+        return commands.baseline_action(args.action, args.file)
+    if args.command == "check" and args.results is not None:
+        return commands.check_saved(args.results, baseline=args.baseline, junit=args.junit)
+    plan = commands.plan_campaign(
+        seed=args.seed, max_examples=args.max_examples, budget=args.budget, timeout=args.timeout, ops=args.ops,
+        oracles=args.oracles, allow_missing=args.allow_missing, shard=args.shard, out=args.out, in_process=args.in_process,
+    )  # fmt: skip
+    with _stop_on_signals() as stop:
+        if args.command == "run":
+            return commands.run(plan, stop=stop)
+        return commands.check(plan, stop=stop, baseline=args.baseline, junit=args.junit)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except UsageError as exc:
+        print(f"gather-conformance {args.command}: error: {exc}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the tool's own failure: say so, exit 3
+        traceback.print_exc()
+        print(f"gather-conformance {args.command}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return TOOL_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

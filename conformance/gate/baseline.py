@@ -1,0 +1,275 @@
+"""The baseline: accepted root causes, reviewed like code, each with the
+reproducers that show it (``conformance/baseline.json``, format 2).
+
+Each entry names one root cause (:mod:`conformance.judge.rootcause`) by its fields,
+each an exact string or an ``fnmatch`` pattern (``"torch.*"``): op family,
+oracle, device, mode, outcome, observed policy and ``condition`` (matched
+element by element). ``versions`` is a PEP 440 specifier set on the oracle's
+version (``">=2.13,<2.14"``; pre-releases and nightlies such as
+``0.10.3.dev20260101`` compare as PEP 440 says). Every entry has a ``note``
+(what the behaviour is), ``at_fault`` (framework, spec or docs), a ``link``
+and its ``reproducers``: exact cases (``Case.to_json()``: op key, data,
+indices, attributes) that :mod:`conformance.gate.replay` runs on the installed
+frameworks, so the gate notices a fix upstream or a changed behaviour
+without depending on what a random campaign happens to draw. The file
+carries a ``format`` version and is validated (:func:`validate`) before use:
+an entry that names nothing, an invalid specifier or a reproducer that is
+not a case is an error, never a silent pass.
+
+:func:`check` returns the problems without touching the run: a finding no
+entry matches (a new root cause), and each replayed entry that is fixed or
+changed. :func:`accepting` says which entry (if any) accepts a finding.
+
+>>> entry = Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", condition=("precondition: 0-d input",), versions=">=2,<3")
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input",))
+>>> entry.matches(sig), Entry(op="numpy.take", versions="<2").matches(sig)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from dataclasses import asdict, dataclass, fields, replace
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from conformance.judge import rootcause
+from conformance.judge.signature import Signature
+from conformance.results.finding import Finding
+from conformance.results.run_result import RunResult
+
+DEFAULT_PATH = Path(__file__).with_name("baseline.json")
+BASELINE_FORMAT = 2
+"""Version of the baseline file layout (its ``"format"`` key)."""
+SIGNATURE_FIELDS = ("op", "oracle", "device", "mode", "outcome", "policy")
+AT_FAULT = ("framework", "spec", "docs")
+
+
+class BaselineError(ValueError):
+    """A baseline file that is not one (names the file and what is wrong)."""
+
+
+def in_range(version: str, spec: str) -> bool:
+    """Whether ``version`` satisfies the PEP 440 specifier set ``spec`` (empty: any).
+    Local labels (``+cpu``) are ignored; pre-releases and dev builds count.
+
+    >>> in_range("2.13.0+cpu", ">=2.13,<2.14"), in_range("1.31.1", "==1.30.*"), in_range("0.10.2", "")
+    (True, False, True)
+    >>> in_range("0.10.2.dev20260101", ">=0.10.2")   # a nightly before the release
+    False
+    """
+    try:
+        parsed = Version(version)
+    except InvalidVersion:
+        return False
+    return SpecifierSet(spec).contains(Version(parsed.public), prereleases=True)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One accepted root cause (see the module docstring)."""
+
+    op: str = "*"
+    oracle: str = "*"
+    device: str = "*"
+    mode: str = "*"
+    outcome: str = "*"
+    policy: str = "*"
+    condition: tuple[str, ...] = ()
+    versions: str = ""
+    note: str = ""
+    link: str = ""
+    at_fault: str = ""
+    reproducers: tuple[dict[str, Any], ...] = ()
+    standalone: bool = True
+    """False where the behaviour shows only after other cases ran in the same
+    process (torch.compile's caches): replay lists the entry as skipped."""
+
+    def matches(self, sig: Signature) -> bool:
+        """Whether ``sig`` is this root cause (at a version in range)."""
+        if not all(fnmatchcase(getattr(sig, f), getattr(self, f)) for f in SIGNATURE_FIELDS):
+            return False
+        if len(self.condition) != len(sig.tags) or not all(fnmatchcase(t, want) for t, want in zip(sig.tags, self.condition)):
+            return False
+        return in_range(sig.version, self.versions)
+
+    def accepts(self, sig: Signature, fits: Collection[str] = ()) -> bool:
+        """Whether a single sighting ``sig`` (``fits``: the behaviour words
+        that fit its example) is this root cause once settled
+        (:func:`~conformance.judge.rootcause.settled_forms`): how a reproducer
+        replayed alone is judged."""
+        return any(self.matches(s) for s in rootcause.settled_forms(sig, fits))
+
+    def describe(self) -> str:
+        pol = f", policy {self.policy}" if self.policy else ""
+        return f"{self.op} on {self.oracle} {self.versions or '(any version)'}: {self.outcome}{pol}, for {', '.join(self.condition) or 'any input'}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "condition": list(self.condition), "reproducers": list(self.reproducers)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Entry:
+        return cls(**{**d, "condition": tuple(d.get("condition", ())), "reproducers": tuple(d.get("reproducers", ()))})
+
+
+REQUIRED = ("op", "oracle", "outcome", "versions", "note", "at_fault", "link", "reproducers")
+KNOWN = tuple(f.name for f in fields(Entry))
+CASE_KEYS = ("op", "data", "indices", "attrs")
+
+
+def entry_problems(d: Any) -> list[str]:
+    """What is wrong with one entry as JSON (empty if nothing).
+
+    >>> entry_problems({})[:2]
+    ['missing op', 'missing oracle']
+    >>> entry_problems({**Entry(op="a", oracle="b", outcome="c", note="n", link="l", at_fault="docs").to_json(), "versions": "banana"})
+    ["versions 'banana' is not a PEP 440 specifier set"]
+    """
+    if not isinstance(d, dict):
+        return [f"an entry must be an object, got {type(d).__name__}"]
+    problems = [f"missing {k}" for k in REQUIRED if k not in d]
+    problems += [f"unknown key {k!r} (known: {', '.join(KNOWN)})" for k in d if k not in KNOWN]
+    problems += [f"{k} must be a string" for k in KNOWN if k not in ("condition", "reproducers", "standalone") and k in d and not isinstance(d[k], str)]
+    if not isinstance(d.get("standalone", True), bool):
+        problems.append("standalone must be true or false")
+    if not isinstance(d.get("condition", []), list) or not all(isinstance(t, str) for t in d.get("condition", [])):
+        problems.append("condition must be a list of strings")
+    reproducers = d.get("reproducers", [])
+    if not isinstance(reproducers, list) or not all(isinstance(c, dict) and all(k in c for k in CASE_KEYS) for c in reproducers):
+        problems.append(f"reproducers must be a list of cases (objects with {', '.join(CASE_KEYS)})")
+    if any(d.get(k) in ("", "*") for k in ("op", "oracle", "outcome")):
+        problems.append("op, oracle and outcome must name something (an entry matching everything hides every finding)")
+    if isinstance(d.get("versions"), str):
+        try:
+            SpecifierSet(d["versions"])
+        except InvalidSpecifier:
+            problems.append(f"versions {d['versions']!r} is not a PEP 440 specifier set")
+    if "at_fault" in d and d["at_fault"] not in AT_FAULT:
+        problems.append(f"at_fault must be one of {', '.join(AT_FAULT)}, got {d['at_fault']!r}")
+    return problems
+
+
+def validate(data: Any, source: str = "baseline") -> list[str]:
+    """Every problem of a baseline document, each naming the entry.
+
+    >>> validate({"format": 2, "entries": [{}]})[0]
+    'baseline: entry 1: missing op'
+    >>> validate([])
+    ['baseline: not a baseline (expected an object with "format" and "entries")']
+    """
+    if not isinstance(data, dict) or "entries" not in data:
+        return [f'{source}: not a baseline (expected an object with "format" and "entries")']
+    problems = [] if data.get("format") == BASELINE_FORMAT else [f"{source}: format must be {BASELINE_FORMAT}, got {data.get('format')!r}"]
+    problems += [f"{source}: unknown key {k!r}" for k in data if k not in ("format", "about", "entries")]
+    if not isinstance(data["entries"], list):
+        return problems + [f"{source}: entries must be a list"]
+    for n, entry in enumerate(data["entries"], start=1):
+        problems += [f"{source}: entry {n}: {p}" for p in entry_problems(entry)]
+    return problems
+
+
+def load(path: str | Path | None = None) -> list[Entry]:
+    """The entries of a baseline file (default: the packaged one); a
+    :class:`BaselineError` naming the file and every problem if it is not valid."""
+    path = Path(path or DEFAULT_PATH)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read the baseline ({exc.strerror})") from None
+    except ValueError as exc:
+        raise BaselineError(f"{path}: the baseline is not JSON ({exc})") from None
+    problems = validate(data, str(path))
+    if problems:
+        raise BaselineError("; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
+    return [Entry.from_json(e) for e in data["entries"]]
+
+
+def accepting(finding: Finding, entries: list[Entry]) -> Entry | None:
+    """The first entry that accepts ``finding``, or None (it is new)."""
+    return next((e for e in entries if e.matches(finding.signature)), None)
+
+
+def annotated(result: RunResult, entries: list[Entry]) -> RunResult:
+    """A copy of ``result`` with each finding marked ``known`` (with the
+    entry's note and link) or ``new``; ``result`` itself is not changed."""
+    findings = []
+    for f in result.findings:
+        entry = accepting(f, entries)
+        findings.append(replace(f, status="known" if entry else "new", baseline_note=entry.note if entry else None,
+                                baseline_link=entry.link if entry else None))  # fmt: skip
+    return replace(result, findings=findings)
+
+
+def check(result: RunResult, entries: list[Entry]) -> list[str]:
+    """Problems, one line each: ``new: ...`` per finding no entry accepts,
+    ``fixed upstream: ...`` and ``changed: ...`` per replayed entry
+    (``result.replay``), ``harness error: ...`` per error in the suite itself,
+    and ``nothing tested`` when no oracle ran a single case. ``result`` is not changed."""
+    problems = [f"new: {f.signature.words()}" for f in result.findings if accepting(f, entries) is None]
+    for r in result.replay:
+        if r["status"] == "fixed":
+            problems.append(f"fixed upstream: {r['entry']}: {r['detail']} (update or remove the baseline entry)")
+        elif r["status"] == "changed":
+            problems.append(f"changed: {r['entry']}: {r['detail']}")
+    problems += [f"harness error in {h.stage}: {h.error}" for h in result.harness_errors]
+    if not sum(result.cases.values()):
+        problems.append("nothing tested: no oracle ran a single case")
+    return problems
+
+
+# -- drafting entries for review -----------------------------------------------------
+
+_NOTES: tuple[tuple[str, str, str], ...] = (
+    # (outcome|policy pattern, what it is, who is at fault)
+    ("value instead of error|wraps", "accepts an index the documented policy rejects and wraps it", "docs"),
+    ("value instead of error|clamps*", "accepts an out-of-range index and clamps it instead of raising", "framework"),
+    ("value instead of error|*fills", "fills where the docs say it raises", "framework"),
+    ("value instead of error|", "accepts what the documented preconditions reject", "docs"),
+    ("dtype rejected|*", "rejects a dtype the docs list as supported", "framework"),
+    ("spec silent|*", "does this where the docs are silent", "spec"),
+    ("error instead of value*|*", "raises where the documented semantics give a value", "framework"),
+    ("internal error|*", "fails with an internal error", "framework"),
+    ("*", "differs from the documented semantics", "framework"),
+)
+
+
+def _note(outcome: str, policy: str) -> tuple[str, str]:
+    key = f"{outcome}|{policy}"
+    return next((n, f) for pattern, n, f in _NOTES if fnmatchcase(key, pattern))
+
+
+def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
+    """Baseline entries (JSON-able) for ``findings``, one per root cause, for a
+    person to review: the exact identity, versions pinned to the release
+    series seen, the finding's minimal case as reproducer, the op's doc as
+    link and a note that starts with ``TODO`` (the drafted guess of what it
+    is and who is at fault).
+
+    >>> import numpy as np
+    >>> from conformance.core.case import Case
+    >>> from conformance.core.outcome import Outcome
+    >>> sig = Signature("onnx.Gather", "onnxruntime", "1.31.1", "cpu", "session", "wrong shape", "", ("in-range", "0-d"))
+    >>> f = Finding(sig, Case("onnx.Gather-13", np.zeros(1), np.zeros(1, np.int64), {"axis": 0}), Outcome.returned(np.zeros(1)), {})
+    >>> e = draft_entries([f])[0]
+    >>> e["op"], e["condition"], e["versions"], e["note"][:5], len(e["reproducers"])
+    ('onnx.Gather', ['in-range', '0-d'], '>=1.31,<1.32', 'TODO:', 1)
+    """
+    from conformance.spec.catalog import spec
+
+    entries = []
+    for f in findings:
+        s = f.signature
+        release = (Version(s.version).release + (0,))[:2] if s.version else (0, 0)
+        note, fault = _note(s.outcome, s.policy)
+        entries.append({
+            "op": s.op, "oracle": s.oracle, "device": s.device, "mode": s.mode, "outcome": s.outcome, "policy": s.policy,
+            "condition": list(s.tags), "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
+            "note": f"TODO: review. {s.oracle} {note} ({s.words()})", "at_fault": fault, "link": spec(f.case.op).doc,
+            "reproducers": [f.case.to_json()],
+        })  # fmt: skip
+    return entries

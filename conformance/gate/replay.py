@@ -1,0 +1,123 @@
+"""Replaying the baseline: every accepted entry's reproducers, run exactly on
+the installed frameworks, judged, and compared with the entry.
+
+An entry is ``reproduces`` while every one of its reproducers still shows
+its root cause; ``fixed`` when each of them now conforms (fixed upstream:
+the gate fails until the entry is removed or its version range ends);
+``changed`` when one shows another root cause (the behaviour changed: the
+gate fails); ``skipped`` when no oracle here matches its oracle at a version
+in its range, or marked not ``standalone`` (listed, never a failure). Nothing here depends on a seed: the
+reproducers are exact inputs and attributes.
+
+>>> import numpy as np
+>>> from conformance.gate.baseline import Entry
+>>> from conformance.core.case import Case, CaseTags
+>>> from conformance.core.oracle import OracleInfo
+>>> from conformance.core.outcome import Outcome
+>>> class Clip:  # an oracle whose numpy.take clamps where the docs say raise
+...     name = "clip"
+...     def info(self): return OracleInfo("clip", "numpy", "1.0", "cpu", "eager", ("numpy.take",))
+...     def run_many(self, cases): return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
+>>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+>>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", condition=("bad index",),
+...           versions=">=1", reproducers=(case.to_json(),))
+>>> [(r.status, r.detail) for r in replay([e], [Clip()])]
+[('reproduces', '1 of 1 reproducers show it on clip 1.0')]
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+from conformance.campaign.atlas_runner import limited
+from conformance.campaign.dispatch import dispatch
+from conformance.campaign.settings import PROBE_TIMEOUT_S
+from conformance.core.case import Case
+from conformance.core.oracle import Oracle, OracleInfo
+from conformance.gate.baseline import Entry, in_range
+from conformance.judge import rootcause
+from conformance.judge.judged import judged_alone
+
+STATUSES = ("reproduces", "fixed", "changed", "skipped")
+FAULTS = ("timeout", "crash")
+"""Outcomes replayed only on isolated oracles (a worker with a time limit)."""
+
+
+def _has_time_limit(oracle: Oracle) -> bool:
+    """Whether the oracle runs cases in a worker with a time limit (an isolated oracle)."""
+    try:
+        return "timeout" in inspect.signature(oracle.run_many).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One entry's replay: its status (:data:`STATUSES`) and what was seen."""
+
+    entry: Entry
+    status: str
+    detail: str
+
+    @property
+    def fails(self) -> bool:
+        """The gate fails on a fixed or changed entry."""
+        return self.status in ("fixed", "changed")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entry": self.entry.describe(), "status": self.status, "detail": self.detail}
+
+
+def _oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
+    """The oracles here that the entry names, at a version in its range, implementing its op."""
+    return [
+        name for name, i in infos.items()
+        if fnmatchcase(name, entry.oracle) and in_range(i.version, entry.versions)
+        and any(fnmatchcase(rootcause.family(k), entry.op) or fnmatchcase(k, entry.op) for k in i.ops)
+    ]  # fmt: skip
+
+
+def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed]:
+    """Every entry replayed (see the module docstring), in entry order."""
+    infos = {o.name: o.info() for o in oracles}
+    bounded = {o.name for o in oracles if _has_time_limit(o)}
+    plan: list[tuple[int, str, Case]] = []
+    for n, entry in enumerate(entries):
+        if not entry.standalone:
+            continue
+        for name in _oracles_for(entry, infos):
+            if entry.outcome in FAULTS and name not in bounded:
+                continue  # a hang or crash replayed in this process would take the gate down with it
+            plan += [(n, name, Case.from_json(c)) for c in entry.reproducers if Case.from_json(c).op in infos[name].ops]
+    batches: dict[str, list[Case]] = {}
+    for _, name, case in plan:
+        batches.setdefault(name, []).append(case)
+    runners = [limited(o, PROBE_TIMEOUT_S) for o in oracles]  # the limit a hang was found under (conformance.campaign.settings)
+    answers = {name: iter(outs) for name, outs in dispatch(runners, batches).items()}
+    seen: dict[int, list[tuple[str, str]]] = {}
+    for n, name, case in plan:
+        j = judged_alone(case, infos[name], next(answers[name]))
+        kind = "fixed" if j.verdict.conforms else "reproduces" if entries[n].accepts(j.signature(), j.words()) else "changed"
+        seen.setdefault(n, []).append((kind, f"{name} {infos[name].version}" if kind != "changed" else j.signature().words()))
+    return [_status(entry, seen.get(n, [])) for n, entry in enumerate(entries)]
+
+
+def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
+    if not seen:
+        why = "no reproducer stored" if not entry.reproducers else f"no oracle {entry.oracle} at {entry.versions or 'any version'} here"
+        if not entry.standalone:
+            why = "not standalone: it shows only after other cases ran in the same process"
+        if entry.reproducers and entry.outcome in FAULTS:
+            why += " (a hang or crash is replayed only by an isolated oracle)"
+        return Replayed(entry, "skipped", why)
+    kinds = [k for k, _ in seen]
+    if "changed" in kinds:
+        return Replayed(entry, "changed", "now: " + "; ".join(sorted({w for k, w in seen if k == "changed"})))
+    if "reproduces" not in kinds:
+        return Replayed(entry, "fixed", f"every reproducer now conforms on {', '.join(sorted({w for _, w in seen}))}")
+    hits = kinds.count("reproduces")
+    return Replayed(entry, "reproduces", f"{hits} of {len(kinds)} reproducers show it on {', '.join(sorted({w for k, w in seen if k == 'reproduces'}))}")

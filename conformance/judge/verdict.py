@@ -1,0 +1,391 @@
+"""An oracle's outcome against the reference: a :class:`Verdict`.
+
+The reference outcome of a case is what :func:`~conformance.spec.reference.reference`
+returns (bit-exact value, shape, dtype) or raises under the op's documented
+policy. :func:`judge` compares an oracle's :class:`~oracles.base.Outcome` with
+it: value vs value bit for bit; value vs error; error vs error by the group of
+its class (:data:`ERROR_GROUPS`: an index error where a shape rule is broken
+is the wrong error); an internal error (an assert, an overflow) is always a
+fault; crash and timeout are their own outcomes. Dtypes: rejecting a dtype
+the docs promise is ``dtype rejected``; a dtype they do not promise may be
+rejected freely, and if accepted its value is judged all the same (and for a
+type-constrained spec, ONNX, accepting it is a finding). Where the op's docs
+are silent (``OpSpec.unspecified``) the outcome is ``spec silent``.
+
+In the policy regimes (negative, out of range, extremes) the judge also names
+the *observed* policy (:func:`observed_policy`): raises, wraps, clamps,
+clamps (raw), zero-fills, fills another value, ``ambiguous`` when the
+example cannot tell two of them apart, or garbage when none explains it.
+
+>>> import numpy as np
+>>> from conformance.core.case import CaseTags
+>>> case = Case("numpy.take", np.array([10, 20, 30]), np.array([-1]), {"axis": 0, "mode": "raise"}, CaseTags("negative", "int64", "int"))
+>>> v = judge(case, reference_outcome(case), Outcome.returned(np.array([10])), PolicyValues(case))
+>>> v.conforms, v.outcome, v.behaviour.value
+(False, 'wrong value', 'clamps (raw)')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from conformance.cases.class_case import POLICY_REGIMES
+from conformance.core.arrays import dtype_name, same_bits, unequal_elements
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case
+from conformance.core.outcome import ErrorClass, Kind, Outcome
+from conformance.spec.catalog import TYPE_CONSTRAINED, spec
+from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
+from conformance.spec.reference import reference
+
+CONFORMS = "ok"
+CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
+    (ONNX, Behaviour.WRAPS),  # negatives wrap once (in the negative regime)
+    (MODULO, Behaviour.WRAPS),
+    (WRAP_THEN_CLAMP, Behaviour.CLAMPS),
+    (CLIP, Behaviour.CLAMPS_RAW),
+    (ZERO_FILL, Behaviour.ZERO_FILLS),
+    (WRAP_THEN_FILL, Behaviour.FILLS),
+)
+"""Every policy tried to explain a value, with its word where the example
+holds both in-range negatives and out-of-range indices (see :func:`candidates`)."""
+
+NEGATIVES_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
+    (ONNX, Behaviour.WRAPS),  # MODULO, WRAP_THEN_CLAMP and WRAP_THEN_FILL read [-size, -1] the same way
+    (CLIP, Behaviour.CLAMPS_RAW),
+    (ZERO_FILL, Behaviour.ZERO_FILLS),
+)
+OUT_OF_RANGE_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
+    (MODULO, Behaviour.WRAPS),
+    (WRAP_THEN_CLAMP, Behaviour.CLAMPS),  # CLIP clamps the same way when no index lies in [-size, -1]
+    (CLIP, Behaviour.CLAMPS),
+    (ZERO_FILL, Behaviour.ZERO_FILLS),
+    (WRAP_THEN_FILL, Behaviour.FILLS),
+)
+
+
+def candidates(values: PolicyValues) -> tuple[tuple[IndexPolicy, Behaviour], ...]:
+    """The candidate policies for ``values``' case, each with the word it earns
+    *on this example*. Policies that cannot differ on it share a word: with
+    only negative indices in ``[-size, -1]`` every wrapping policy "wraps";
+    with no such negative index the two clamps are one "clamps". Which case
+    holds is read off the policies themselves: the default policy raises only
+    for an index out of range, and the clamps differ only on an in-range negative.
+
+    >>> c = Case("numpy.take", np.arange(4), np.array([5]), {"axis": 0, "mode": "raise"})
+    >>> [b.value for _, b in candidates(PolicyValues(c))][:3]
+    ['wraps', 'clamps', 'clamps']
+    """
+    out_of_range = values.under(ONNX) is None
+    clip, wrap_clamp = values.under(CLIP), values.under(WRAP_THEN_CLAMP)
+    negative = clip is None or wrap_clamp is None or not same_bits(clip, wrap_clamp)
+    if not out_of_range:
+        return NEGATIVES_ONLY
+    return CANDIDATES if negative else OUT_OF_RANGE_ONLY
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``conforms``; ``outcome``: ``"ok"`` or the mismatch class (the
+    signature's outcome); ``behaviour``: the observed policy, CONFORMS for an
+    in-range value that matches, or what went wrong."""
+
+    conforms: bool
+    outcome: str
+    behaviour: Behaviour
+
+
+def reference_outcome(case: Case) -> Outcome:
+    """The reference's :class:`Outcome` for ``case``: an IndexError is an
+    index error, anything else a precondition (shape or attribute) error.
+
+    >>> reference_outcome(Case("torch.gather", np.arange(3), np.array([-1]), {"dim": 0})).error_class.name
+    'INDEX_OUT_OF_RANGE'
+    """
+    try:
+        value = reference(case.op, case.data, case.indices, check_dtypes=False, **case.attrs)
+    except IndexError as exc:
+        text = str(exc)
+        index_error = "out of range for axis" in text or "cannot place an index" in text  # the policy's own errors
+        return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE if index_error else ErrorClass.SHAPE_INVALID)
+    except (ValueError, TypeError) as exc:
+        text = str(exc)
+        error_class = ErrorClass.ATTRIBUTE_INVALID if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode")) else ErrorClass.SHAPE_INVALID
+        return Outcome.raised(exc, error_class)
+    return Outcome.returned(np.asarray(value))
+
+
+@dataclass
+class PolicyValues:
+    """The reference's value for ``case`` under each alternative policy,
+    computed on first use and shared by every oracle judged on the case."""
+
+    case: Case
+    _cache: dict[str, np.ndarray | None] = field(default_factory=dict)
+
+    def under(self, policy: IndexPolicy) -> np.ndarray | None:
+        """The value under ``policy``, or None where it raises."""
+        if policy.name not in self._cache:
+            try:
+                v = reference(self.case.op, self.case.data, self.case.indices, policy=policy, check_dtypes=False, **self.case.attrs)
+                self._cache[policy.name] = np.asarray(v)
+            except (IndexError, ValueError, TypeError):
+                self._cache[policy.name] = None
+        return self._cache[policy.name]
+
+
+def _fills_another_value(got: np.ndarray, values: PolicyValues, base: IndexPolicy) -> bool:
+    """True if ``got`` is ``base``'s (a fill policy) result with some other
+    constant where it fills (the fill positions: where two fill values differ)."""
+    zero = values.under(base.with_fill(False if got.dtype == np.bool_ else ("" if got.dtype.kind in "US" else 0)))
+    ones = values.under(base.with_fill(True if got.dtype == np.bool_ else ("x" if got.dtype.kind in "US" else 1)))
+    if zero is None or ones is None or zero.shape != got.shape or zero.dtype != got.dtype:
+        return False
+    mask = unequal_elements(zero, ones)  # the positions a fill policy writes
+    if not mask.any():
+        return False
+    same_elsewhere = not unequal_elements(got, zero)[~mask].any()
+    filled = got[mask]
+    return same_elsewhere and not unequal_elements(filled, np.broadcast_to(filled[:1], filled.shape)).any()
+
+
+def fitting_words(value: np.ndarray, values: PolicyValues) -> frozenset[Behaviour]:
+    """The words of every candidate policy (:func:`candidates`) that gives
+    exactly ``value``: one word names the behaviour, several leave it ambiguous.
+
+    >>> one = Case("numpy.take", np.array([7, 8, 9]), np.array([-1]), {"axis": 0, "mode": "raise"})
+    >>> sorted(b.value for b in fitting_words(np.array([9]), PolicyValues(one)))
+    ['wraps']
+    """
+    return frozenset(b for p, b in candidates(values) if (v := values.under(p)) is not None and same_bits(value, v))
+
+
+def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
+    """Name what an oracle did with bad indices (see the module docstring):
+    the one word among :func:`candidates` whose policy gives exactly ``got``;
+    ``ambiguous`` when candidates with different words all give it (an axis
+    too short to tell them apart), ``garbage`` when none does.
+
+    >>> case = Case("jax.numpy.take", np.array([1, 2, 3]), np.array([-1, 7]), {"axis": 0, "mode": "clip"})
+    >>> observed_policy(Outcome.returned(np.array([3, 3])), PolicyValues(case)).value
+    'clamps'
+    >>> observed_policy(Outcome.returned(np.array([3, 9])), PolicyValues(case)).value
+    'fills'
+    >>> observed_policy(Outcome.returned(np.array([2, 5])), PolicyValues(case)).value
+    'garbage'
+    >>> observed_policy(Outcome.returned(np.zeros((2, 0))), PolicyValues(case)).value
+    'unchecked (empty output)'
+    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"})   # wrap and clamp both read 7
+    >>> observed_policy(Outcome.returned(np.array([7])), PolicyValues(one)).value
+    'ambiguous'
+    """
+    if got.kind is Kind.ERROR:
+        return Behaviour.RAISES
+    if got.kind is not Kind.VALUE:
+        return _non_value_behaviour(got)
+    assert got.value is not None
+    value = np.asarray(got.value)
+    if value.size == 0:
+        return Behaviour.UNCHECKED  # nothing was read, so no policy shows
+    words = fitting_words(value, values)
+    if len(words) == 1:
+        return next(iter(words))
+    if words:
+        return Behaviour.AMBIGUOUS
+    if any(_fills_another_value(value, values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
+        return Behaviour.FILLS
+    return Behaviour.GARBAGE
+
+
+_KIND_BEHAVIOUR = {
+    Kind.CRASH: Behaviour.CRASH, Kind.TIMEOUT: Behaviour.TIMEOUT, Kind.UNSUPPORTED: Behaviour.UNSUPPORTED,
+    Kind.PROTOCOL: Behaviour.PROTOCOL, Kind.NOT_RUN: Behaviour.NOT_RUN,
+}  # fmt: skip
+
+
+def _non_value_behaviour(got: Outcome) -> Behaviour:
+    return _KIND_BEHAVIOUR.get(got.kind, Behaviour.RAISES)
+
+
+ERROR_GROUPS: dict[ErrorClass, str] = {
+    ErrorClass.INDEX_OUT_OF_RANGE: "index error", ErrorClass.NEGATIVE_INDEX: "index error",
+    ErrorClass.SHAPE_INVALID: "shape or attribute error", ErrorClass.ATTRIBUTE_INVALID: "shape or attribute error",
+    ErrorClass.DTYPE_UNSUPPORTED: "dtype error", ErrorClass.INTERNAL: "internal error",
+}  # fmt: skip
+"""Error classes compared with the reference's, by group: which argument the
+error blames. A framework's message says "axis" or "shape" for the same rule
+often enough that shape and attribute errors are one group, and so are an
+index out of range and a rejected negative. OTHER (a message no pattern
+knows) is in no group and is never called the wrong class."""
+
+INTERNAL = "internal error"
+SPEC_SILENT = "spec silent"
+DTYPE_REJECTED = "dtype rejected"
+UNDOCUMENTED_DTYPE = "undocumented dtype accepted"
+NAN_PAYLOAD = "NaN payload not kept"
+
+
+@dataclass(frozen=True)
+class DtypeStatus:
+    """Whether a case's dtypes are documented for its op: the data dtype, the
+    index dtype, and whether the op's spec is type-constrained (ONNX, WebNN:
+    another dtype is an invalid model, not an extension).
+
+    >>> DtypeStatus.of(Case("torch.gather", np.zeros(2), np.zeros(1, np.int32), {"dim": 0}))
+    DtypeStatus(data=True, index=False, closed=False)
+    """
+
+    data: bool
+    index: bool
+    closed: bool
+
+    @property
+    def documented(self) -> bool:
+        return self.data and self.index
+
+    @classmethod
+    def of(cls, case: Case) -> DtypeStatus:
+        s = spec(case.op)
+        data = dtype_name(np.asarray(case.data).dtype) in s.data_dtypes
+        return cls(data, np.asarray(case.indices).dtype.name in s.index_dtypes, s.framework in TYPE_CONSTRAINED)
+
+
+def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> str:
+    """``"ok"`` or the mismatch class of an error where the reference raises
+    too: the same group conforms; so does an index error where the
+    preconditions fail (the case also has bad indices, and the framework
+    checked those first)."""
+    want, have = ERROR_GROUPS.get(ref.error_class or ErrorClass.OTHER), ERROR_GROUPS.get(got.error_class or ErrorClass.OTHER)
+    if have is None or want is None or have == want:
+        return CONFORMS
+    both_bad = want == "shape or attribute error" and have == "index error" and case.tags is not None and case.tags.regime in POLICY_REGIMES
+    return CONFORMS if both_bad else f"wrong error ({have}, expected {want})"
+
+
+def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> str:
+    """``"ok"`` or the mismatch class of ``got`` against ``ref``."""
+    if got.kind in (Kind.CRASH, Kind.TIMEOUT, Kind.PROTOCOL):
+        return got.kind.value
+    if got.kind is Kind.ERROR and got.error_class is ErrorClass.INTERNAL:
+        return INTERNAL  # always a fault, whatever the reference says
+    if not dtypes.documented:  # rejecting is the framework's right; a value is judged as any other (below)
+        if got.kind is Kind.ERROR:
+            return CONFORMS
+        if dtypes.closed:
+            return UNDOCUMENTED_DTYPE
+        index_dtype = np.asarray(case.indices).dtype
+        if index_dtype.kind not in "iu" or index_dtype.name in spec(case.op).mask_dtypes:
+            return CONFORMS  # bool or float indices, or a documented mask: no integer semantics to hold a value to (the dtype table says so)
+    if got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
+        return DTYPE_REJECTED
+    if ref.kind is Kind.ERROR:
+        return "value instead of error" if got.kind is Kind.VALUE else _error_mismatch(case, ref, got)
+    if got.kind is Kind.ERROR and _refused_empty_axis(case, ref, got):
+        return CONFORMS
+    if got.kind is Kind.ERROR:
+        return f"error instead of value ({got.error_class.value if got.error_class else 'other'})"
+    assert ref.value is not None and got.value is not None
+    g = np.asarray(got.value)
+    if g.shape != ref.value.shape:
+        return "wrong shape"
+    if g.dtype != ref.value.dtype:
+        return "wrong dtype"
+    if same_bits(g, ref.value):
+        return CONFORMS
+    return NAN_PAYLOAD if _only_nan_payloads(g, ref.value) else "wrong value"
+
+
+def _refused_empty_axis(case: Case, ref: Outcome, got: Outcome) -> bool:
+    """An index error for a bad index into empty data where the reference's
+    output is empty too: a clamping or wrapping policy has nothing to place
+    the index on, and refusing it is as good as the empty answer (the docs of
+    such ops say nothing of empty axes)."""
+    regime = case.tags.regime if case.tags else None
+    empty = ref.value is not None and np.asarray(ref.value).size == 0 and np.asarray(case.data).size == 0
+    return empty and regime in POLICY_REGIMES and got.error_class is ErrorClass.INDEX_OUT_OF_RANGE
+
+
+def _only_nan_payloads(got: np.ndarray, want: np.ndarray) -> bool:
+    """True if every differing element is a NaN in both (only the payload bits differ).
+
+    >>> a = np.array([1.0, np.nan], np.float32)
+    >>> _only_nan_payloads(a, np.array([1.0, -np.nan], np.float32)), _only_nan_payloads(a, np.array([2.0, np.nan], np.float32))
+    (True, False)
+    """
+    if got.dtype.kind not in "fcV" or got.dtype.kind == "V" and got.dtype.name != "bfloat16":
+        return False
+    differ = unequal_elements(got, want)
+    g, w = got.astype(np.complex128 if got.dtype.kind == "c" else np.float64), want.astype(np.complex128 if got.dtype.kind == "c" else np.float64)
+    return bool(differ.any()) and bool((np.isnan(g) & np.isnan(w))[differ].all())
+
+
+NARROWED = {"int64": np.int32, "uint64": np.uint32, "float64": np.float32, "complex128": np.complex64}
+"""What a framework that keeps no 64-bit types makes of a 64-bit array (a C cast)."""
+
+
+def narrowed(case: Case) -> Case | None:
+    """``case`` as a framework without 64-bit types receives it (JAX with x64
+    off documents it: each 64-bit array becomes 32-bit, values cast as C
+    casts them); None where nothing is 64-bit.
+
+    >>> narrowed(Case("jax.numpy.take", np.array([2**40, 7]), np.array([2**31]), {})).indices.tolist()
+    [-2147483648]
+    """
+    data, idx = np.asarray(case.data), np.asarray(case.indices)
+    if data.dtype.name not in NARROWED and idx.dtype.name not in NARROWED:
+        return None
+    cast = [a.astype(NARROWED[a.dtype.name]) if a.dtype.name in NARROWED else a for a in (data, idx)]
+    return replace(case, data=cast[0], indices=cast[1])
+
+
+def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits: int = 64) -> Verdict:
+    """The :class:`Verdict` on one oracle's outcome (see the module docstring).
+    For an oracle whose framework documents that 64-bit inputs become 32-bit
+    (``bits`` 32), the answer is judged on the inputs as it received them
+    (:func:`narrowed`): what departs there is the finding.
+
+    >>> from conformance.core.case import CaseTags
+    >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
+    >>> judge(case, reference_outcome(case), Outcome.returned(np.array([3])), PolicyValues(case))
+    Verdict(conforms=False, outcome='value instead of error', behaviour=<Behaviour.WRAPS: 'wraps'>)
+    >>> wide = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None}, CaseTags("in-range", "int64", "int"))
+    >>> judge(wide, reference_outcome(wide), Outcome.returned(np.array([7], np.int32)), PolicyValues(wide), bits=32).conforms
+    True
+    """
+    verdict = _verdict(case, ref, got, values)
+    received = narrowed(case) if bits == 32 and not verdict.conforms else None
+    if received is None:
+        return verdict
+    return _verdict(received, reference_outcome(received), got, PolicyValues(received))
+
+
+def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
+    if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
+        return Verdict(True, CONFORMS, _non_value_behaviour(got))
+    dtypes = DtypeStatus.of(case)
+    outcome = _mismatch(case, ref, got, dtypes)
+    regime = case.tags.regime if case.tags else None
+    broken_rule = ref.kind is Kind.ERROR and ref.error_class in (ErrorClass.SHAPE_INVALID, ErrorClass.ATTRIBUTE_INVALID)
+    silent = regime in spec(case.op).unspecified and not broken_rule and outcome not in (INTERNAL, "crash", "timeout", "protocol error", DTYPE_REJECTED)
+    if silent:  # the docs do not say: what it does is recorded, never a violation (and an empty output shows nothing)
+        outcome = CONFORMS if got.kind is Kind.VALUE and np.asarray(got.value).size == 0 else SPEC_SILENT
+    conforms = outcome == CONFORMS
+    if outcome == INTERNAL:
+        behaviour = Behaviour.INTERNAL
+    elif got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
+        behaviour = Behaviour.DTYPE_REJECTED
+    elif regime in POLICY_REGIMES:
+        behaviour = observed_policy(got, values)
+    elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:
+        behaviour = Behaviour.WRONG_ERROR  # a precondition violation accepted
+    elif got.kind is Kind.VALUE:
+        behaviour = Behaviour.CONFORMS if conforms else Behaviour.GARBAGE
+    elif got.kind is Kind.ERROR:
+        behaviour = Behaviour.RAISES if conforms or ref.kind is Kind.VALUE else Behaviour.WRONG_ERROR
+    else:
+        behaviour = _non_value_behaviour(got)
+    if outcome.startswith("wrong error"):
+        behaviour = Behaviour.WRONG_ERROR
+    return Verdict(conforms, outcome, behaviour)

@@ -1,0 +1,140 @@
+"""The behaviour atlas as a run writes it (``atlas.json``): one cell per
+(condition, class, op, oracle), built by :mod:`conformance.campaign.atlas_runner`.
+
+A cell (:class:`AtlasCell`) is one (condition, class, op, oracle):
+
+* ``behaviour``: the judge's word (:func:`~conformance.judge.verdict.judge`, the
+  same judge as the campaign's), or ``"harness error"`` when the suite itself
+  failed on the probe (its reference or judging raised);
+* ``error_class``: the oracle's normalized error class, if it raised;
+* ``documented``: whether the verdict conforms, i.e. the op did what its docs say;
+* ``example``: the case (:meth:`Case.to_json <conformance.core.case.Case.to_json>`,
+  so ``Case.from_json(cell.example)`` rebuilds it) with ``reference`` and
+  ``observed``, the short descriptions of what the docs give and what the
+  oracle did (and ``message``, the start of its error message);
+* ``probes`` and ``seen``: how many probe cases the cell aggregates and the
+  distinct behaviours among them.
+
+**One cell per (condition, class, op, oracle).** The class is part of the key
+because one op can appear in two classes (``numpy.take`` is a block gather,
+and with ``axis=None`` a flattened one). Where a cell aggregates several probe
+cases (the modes of ``numpy.take``, ``jnp.take``, ``jnp.take_along_axis``;
+the three dtypes of ``dtype-min``/``dtype-max``), it shows the **first
+non-conforming** one in probe order (mode selector, then dtype), or the first
+if all conform: a cell is green only if every case in it conforms.
+
+>>> cell = AtlasCell("size", "block gather", "numpy.take", "numpy", "2.4.6", "raises", "index out of range", True, {})
+>>> Atlas.from_json(Atlas([cell]).to_json()).cell("size", "block gather", "numpy.take", "numpy") == cell
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from conformance.cases.probes import CONDITIONS
+from conformance.core.encoding import read_json_file
+
+ATLAS_FORMAT = 1
+"""Version of the ``atlas.json`` layout (its ``"format"`` key)."""
+HARNESS_ERROR = "harness error"
+"""The behaviour of a cell where the suite itself failed on the probe."""
+MESSAGE_CHARS = 200
+
+CellKey = tuple[str, str, str, str]
+"""(condition key, equivalence class value, op key, oracle name)."""
+
+
+@dataclass(frozen=True)
+class AtlasCell:
+    """One (condition, class, op, oracle): see the module docstring."""
+
+    condition: str
+    eq_class: str
+    op: str
+    oracle: str
+    version: str
+    behaviour: str
+    error_class: str | None
+    documented: bool
+    example: dict[str, Any]
+    probes: int = 1
+    seen: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> CellKey:
+        return (self.condition, self.eq_class, self.op, self.oracle)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: list(self.seen) if f.name == "seen" else getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> AtlasCell:
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {k: v for k, v in d.items() if k in known}
+        values["seen"] = tuple(values.get("seen", ()))
+        return cls(**values)
+
+
+class AtlasFileError(ValueError):
+    """A file given as an atlas that is not one (or of another format)."""
+
+
+@dataclass
+class Atlas:
+    """The cells, in condition order (then class, catalog op, oracle), and the
+    harness errors met while building them (``condition``, ``eq_class``, ``op``, ``error``)."""
+
+    cells: list[AtlasCell]
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def keys(self) -> set[CellKey]:
+        """Every cell's key."""
+        return {c.key for c in self.cells}
+
+    def cell(self, condition: str, eq_class: str, op: str, oracle: str) -> AtlasCell:
+        """The cell with this key (a KeyError if there is none)."""
+        for c in self.cells:
+            if c.key == (condition, eq_class, op, oracle):
+                return c
+        raise KeyError((condition, eq_class, op, oracle))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": ATLAS_FORMAT, "conditions": [c.to_json() for c in CONDITIONS],
+                "cells": [c.to_json() for c in self.cells], "errors": list(self.errors)}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Atlas:
+        return cls([AtlasCell.from_json(c) for c in d["cells"]], list(d.get("errors", ())))
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically (a reader never sees half a file)."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1, default=str), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Atlas:
+        """Read an ``atlas.json``; an :class:`AtlasFileError` naming the file and
+        what is wrong with it if it is not one.
+
+        >>> Atlas.load("/nonexistent/atlas.json")
+        Traceback (most recent call last):
+        ...
+        conformance.results.atlas.AtlasFileError: /nonexistent/atlas.json: cannot read it (No such file or directory)
+        """
+        path = Path(path)
+        d = read_json_file(path, "an atlas file", AtlasFileError)
+        if not isinstance(d, dict) or "cells" not in d or "format" not in d:
+            raise AtlasFileError(f"{path}: not a gather-conformance atlas file (expected an object with \"format\" and \"cells\")")
+        if d["format"] != ATLAS_FORMAT:
+            raise AtlasFileError(f"{path}: atlas format {d['format']!r} is not supported (this version reads format {ATLAS_FORMAT})")
+        try:
+            return cls.from_json(d)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise AtlasFileError(f"{path}: damaged atlas file ({type(exc).__name__}: {exc})") from None

@@ -1,0 +1,125 @@
+"""What a run writes: a :class:`RunResult` (``results.json`` and
+``findings.json``), a whole campaign in a form the report, the baseline check
+and CI all read: facts, throughput, the behaviour matrix (:class:`MatrixKey`
+rows), the findings (:mod:`conformance.results.finding`) and harness errors.
+
+>>> RunResult.from_json(RunResult({}, 0, {}, {"numpy": 3}, 1.0, {}, []).to_json()).cases
+{'numpy': 3}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from conformance.core.encoding import read_json_file
+from conformance.results.finding import Finding, HarnessError
+
+RESULTS_FORMAT = 3
+"""Version of the ``results.json`` / ``findings.json`` layout (written as ``"format"``)."""
+
+
+@dataclass(frozen=True, order=True)
+class MatrixKey:
+    """A row of the behaviour matrix: an op, an index regime and a data dtype family.
+
+    >>> MatrixKey.from_json(MatrixKey("torch.gather", "negative", "int").to_json())
+    MatrixKey(op='torch.gather', regime='negative', data_family='int')
+    """
+
+    op: str
+    regime: str
+    data_family: str
+
+    def to_json(self) -> dict[str, str]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, str]) -> MatrixKey:
+        return cls(d["op"], d["regime"], d["data_family"])
+
+
+Matrix = dict[MatrixKey, dict[str, dict[str, int]]]
+"""Row -> oracle -> behaviour -> count."""
+
+
+def matrix_to_json(matrix: Matrix) -> list[dict[str, Any]]:
+    """Rows as JSON objects (a key object plus its cells)."""
+    return [{**k.to_json(), "cells": cells} for k, cells in matrix.items()]
+
+
+def matrix_from_json(rows: Iterable[Mapping[str, Any]]) -> Matrix:
+    return {MatrixKey.from_json(r): {o: dict(c) for o, c in r["cells"].items()} for r in rows}
+
+
+@dataclass
+class RunResult:
+    """A whole campaign, as written to ``results.json``.
+
+    ``matrix`` maps a :class:`MatrixKey` to ``{oracle: {behaviour: count}}``;
+    ``cases`` maps an oracle to the number of cases it ran; ``facts`` holds the
+    versions, platform and thread settings of the run.
+    """
+
+    facts: dict[str, Any]
+    seed: int | None
+    budget: dict[str, Any]
+    cases: dict[str, int]
+    seconds: float
+    matrix: Matrix
+    findings: list[Finding]
+    raw_discrepancies: int = 0
+    figures: dict[str, Any] = field(default_factory=dict)  # throughput, collapse, time to first find (conformance.campaign.runner)
+    harness_errors: list[HarnessError] = field(default_factory=list)
+    status: str = "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
+    dtype_support: list[dict[str, Any]] = field(default_factory=list)  # conformance.judge.dtype_support.DtypeSupport.to_json()
+    replay: list[dict[str, Any]] = field(default_factory=list)  # the baseline's reproducers replayed (conformance.gate.replay.Replayed.to_json)
+
+    def to_json(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("findings", "matrix", "harness_errors")}
+        return {
+            "format": RESULTS_FORMAT, **d, "matrix": matrix_to_json(self.matrix), "findings": [f.to_json() for f in self.findings],
+            "harness_errors": [e.to_json() for e in self.harness_errors],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RunResult:
+        d = {k: v for k, v in d.items() if k != "format"}
+        d["findings"] = [Finding.from_json(f) for f in d["findings"]]
+        d["matrix"] = matrix_from_json(d["matrix"])
+        d["harness_errors"] = [HarnessError.from_json(e) for e in d.get("harness_errors", ())]
+        return cls(**d)
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically (a reader never sees half a file)."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1, default=str))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> RunResult:
+        """Read a ``results.json`` / ``findings.json``; a :class:`ResultsFileError`
+        naming the file and what is wrong with it if it is not one.
+
+        >>> RunResult.load("/nonexistent/results.json")
+        Traceback (most recent call last):
+        ...
+        conformance.results.run_result.ResultsFileError: /nonexistent/results.json: cannot read it (No such file or directory)
+        """
+        path = Path(path)
+        d = read_json_file(path, "a results file", ResultsFileError)
+        if not isinstance(d, dict) or d.get("format") != RESULTS_FORMAT:
+            found = d.get("format") if isinstance(d, dict) else type(d).__name__
+            raise ResultsFileError(f"{path}: not a gather-conformance results file of format {RESULTS_FORMAT} (format: {found!r})")
+        try:
+            return cls.from_json(d)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ResultsFileError(f"{path}: damaged results file ({type(exc).__name__}: {exc})") from None
+
+
+class ResultsFileError(ValueError):
+    """A file given as results that is not one."""

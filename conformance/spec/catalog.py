@@ -1,0 +1,354 @@
+"""The op catalog: every framework's gather, stated once.
+
+Each :class:`OpSpec` says, declaratively, for one framework-qualified op name
+(and, for ONNX, one opset version): its attributes with their defaults and
+domains, the index policy its documentation specifies (with the link), the
+data and index dtypes it supports, its equivalence class and the function that
+checks its shape preconditions and returns its reshape :class:`~conformance.spec.plans.Plan`.
+
+>>> spec("onnx.Gather", opset=11).policy.name
+'error'
+>>> spec("onnx.Gather", opset=1).policy.name, sorted(spec("onnx.Gather", opset=1).unspecified)  # silent on negatives
+('error-nonnegative', ['negative'])
+>>> spec("numpy.take").policy_for({"mode": "clip"}).name
+'clip'
+>>> spec("torch.gather").bind({})
+Traceback (most recent call last):
+TypeError: torch.gather: attribute 'dim' is required (no default)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.core.case import OpKey
+from conformance.spec.plans import EqClass, flat_plan
+from conformance.spec.policy import CLIP, MODULO, NONNEGATIVE, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, IndexPolicy
+from conformance.spec.preconditions import Attrs, PlanFn, elements, gather_block, gather_nd, index_select, tf_gather
+
+
+class _Required:
+    """The default of an attribute the op requires: there is none."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""``Attr(..., default=REQUIRED)``: the caller must pass the attribute (torch's ``dim``)."""
+
+
+@dataclass(frozen=True)
+class Attr:
+    """An attribute as the framework names it, its default (or :data:`REQUIRED`) and its domain."""
+
+    name: str
+    default: Any
+    domain: str
+
+    @property
+    def required(self) -> bool:
+        """True if the op has no default: ``spec("torch.gather").attrs[0].required``."""
+        return self.default is REQUIRED
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """What one op must do. See the module docstring."""
+
+    name: str
+    eq_class: EqClass
+    doc: str
+    attrs: tuple[Attr, ...]
+    plan: PlanFn
+    policy: IndexPolicy
+    data_dtypes: tuple[str, ...]
+    index_dtypes: tuple[str, ...]
+    policy_note: str = ""
+    mode_attr: str | None = None
+    mode_policies: Mapping[Any, IndexPolicy] = field(default_factory=dict)
+    opset: int | None = None
+    unspecified: frozenset[str] = frozenset()
+    """Index regimes (:data:`~conformance.cases.class_case.REGIMES`) where the docs are
+    silent (``policy: unspecified``): whatever the framework does there is
+    recorded as "spec silent", never judged a violation."""
+    mask_dtypes: frozenset[str] = frozenset()
+    """Index dtypes the op documents as boolean masks, not integer indices
+    (torch indexing: 'byte or bool' tensors): accepting them is recorded in
+    the dtype table, never held to integer semantics."""
+
+    @property
+    def framework(self) -> str:
+        """``"onnx"`` for ``"onnx.Gather"``."""
+        return self.op_key.framework
+
+    @property
+    def op_key(self) -> OpKey:
+        """The typed identity: framework, name, opset."""
+        return replace(OpKey.parse(self.name), opset=self.opset)
+
+    @property
+    def key(self) -> str:
+        """Unique key: the name, with ``-N`` for an ONNX opset (``onnx.Gather-13``)."""
+        return str(self.op_key)
+
+    def bind(self, attrs: Attrs) -> dict[str, Any]:
+        """Attributes with defaults filled in; an unknown name, or a required
+        one missing, is a TypeError.
+
+        >>> spec("numpy.take").bind({"axis": 1})
+        {'axis': 1, 'mode': 'raise'}
+        """
+        known = {a.name for a in self.attrs}
+        unknown = sorted(set(attrs) - known)
+        if unknown:
+            raise TypeError(f"{self.key} got unknown attribute(s) {unknown}; it takes {sorted(known) or 'none'}")
+        missing = [a.name for a in self.attrs if a.required and a.name not in attrs]
+        if missing:
+            raise TypeError(f"{self.key}: attribute {missing[0]!r} is required (no default)")
+        return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
+
+    def policy_for(self, attrs: Attrs) -> IndexPolicy:
+        """The documented policy under these attributes (e.g. ``mode``)."""
+        if self.mode_attr is None:
+            return self.policy
+        bound = self.bind(attrs)
+        mode = bound[self.mode_attr]
+        if mode not in self.mode_policies:
+            raise ValueError(f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}")
+        policy = self.mode_policies[mode]
+        if policy.out_of_range == "fill" and bound.get("fill_value") is not None:
+            policy = policy.with_fill(bound["fill_value"])
+        return policy
+
+
+# -- the catalog ---------------------------------------------------------------
+
+ONNX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("bfloat16", "object"))
+ONNX13_DTYPES = tuple(d for d in DATA_DTYPES if d != "object")
+TORCH_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+TF_DTYPES = tuple(d for d in DATA_DTYPES if d != "object")
+JAX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("str", "object"))
+WEBNN_DTYPES = ("float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8")
+ONNX_IDX = ("int32", "int64")
+WEBNN_IDX = ("int32", "uint32", "int64")
+TF_IDX = ("int16", "int32", "int64")
+
+AXIS0 = Attr("axis", 0, "int in [-r, r-1]")
+ONNX_DOC = "https://onnx.ai/onnx/operators/onnx__{}.html"
+JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": CLIP, "wrap": MODULO}
+"""jnp.take implements numpy.take: "clip" clamps the raw value as NumPy's does (-1 -> 0)."""
+JAX_ALONG_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP}
+"""jnp.take_along_axis wraps negatives once in every mode it has, then fills or clamps (-1 -> size - 1)."""
+JAX_ATTRS = (Attr("mode", None, '"fill" (None), "clip" or "wrap"'), Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"))
+JAX_NOTE = ("jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) "
+            "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); as numpy.take, any index into an empty axis raises IndexError "
+            "in every mode (the docstring is silent; the code says 'Cannot do a non-empty jnp.take() from an empty axis'); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
+            "though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; \"wrap\" (not in the docstring) is numpy.take's modulo")  # fmt: skip
+JAX_ALONG_NOTE = ("jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; wrap_negative_indices: 'If unset, defaults to a legacy behavior "
+                  "(wrapping unless the indexing mode is 'promise_in_bounds')': in \"fill\" and \"clip\" a negative index wraps once, then fills or clamps (-1 -> size - 1)")  # fmt: skip
+
+_gather1 = OpSpec(
+    "onnx.Gather", EqClass.BLOCK, ONNX_DOC.format("Gather"), (AXIS0,), gather_block("onnx.Gather"), NONNEGATIVE,
+    ONNX_DTYPES, ONNX_IDX, "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices came with opset 11)", opset=1,
+    unspecified=frozenset({"negative"}),
+)  # fmt: skip
+_gather11 = replace(_gather1, policy=ONNX, opset=11, unspecified=frozenset(), policy_note="Gather-11: 'within bounds [-s, s-1] ... It is an error if any of the index values are out of bounds'")
+_ge11 = OpSpec(
+    "onnx.GatherElements", EqClass.ELEMENT, ONNX_DOC.format("GatherElements"), (AXIS0,),
+    elements("onnx.GatherElements", "axis", "window"), ONNX, ONNX_DTYPES, ONNX_IDX,
+    "'within bounds [-s, s-1] ... an error if any of the index values are out of bounds'; output shape = indices shape, "
+    "so indices may be smaller than data in the other dimensions; never larger, as the equations "
+    "out[i][j] = input[index[i][j]][j] read input[.][j] and 'It is similar to Torch's gather operation', which states the rule "
+    "(onnxruntime enforces it even for empty indices)", opset=11,
+)  # fmt: skip
+_gnd11 = OpSpec(
+    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), gather_nd("onnx.GatherND"), ONNX,
+    ONNX_DTYPES, ("int64",), "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'", opset=11,
+)  # fmt: skip
+_gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), opset=12)
+
+TNP_DOC = "https://www.tensorflow.org/api_docs/python/tf/experimental/numpy/{}"
+TNP_TAKE_MODES = {"clip": CLIP, "wrap": MODULO, "raise": ONNX}
+"""tf.experimental.numpy.take: 'default mode is clip'; the modes are numpy.take's ("clip" clamps the raw value: -1 -> 0)."""
+TNP_TAKE_NOTE = ("'TensorFlow variant of NumPy's take ... out argument is not supported, and default mode is clip. See the NumPy documentation for numpy.take': "
+                 "numpy.take's modes ('raise' raises, 'wrap' wraps around, 'clip' clips to the range and so disables negative indices), clip by default; "
+                 "index dtypes as NumPy's (any integer). Not as documented: mode='raise' is refused for every input (ValueError \"The 'raise' mode to take is not supported\"), "
+                 "and only int32/int64 indices are accepted (InvalidArgumentError from the Shape op's out_type)")  # fmt: skip
+TNP_ALONG_NOTE = ("'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy indexing, negatives wrap once, "
+                  "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
+                  "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted")  # fmt: skip
+TORCH_INDEXING_NOTE = ("x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
+                       "Python's indexing and slicing notation'; the docs state no more, and torch follows NumPy's integer-array indexing: negatives wrap once, "
+                       "out of range raises IndexError; index tensors 'must be long, int, byte or bool' and byte/bool are masks, so int32 and int64; "
+                       "an index tuple of length 0 is data[()], data itself")  # fmt: skip
+JAX_INDEXING_NOTE = ("x[i0, i1, ...] in JAX (as data[tuple(jnp.moveaxis(indices, -1, 0))]): NumPy's indexing, negatives wrap once; then, per 'Out-of-bounds indexing', "
+                     "'when the operation is an array index retrieval (e.g. NumPy indexing or gather-like primitives) the index is clamped to the bounds of the array since "
+                     "something must be returned'; an index tuple of length 0 is data[()], data itself")  # fmt: skip
+LAX_GATHER_NOTE = ("lax.gather with the GatherDimensionNumbers of x[i0, ..., ik-1] (offset_dims the trailing data dims, collapsed_slice_dims = start_index_map = (0..k-1), "
+                   "slice_sizes (1,)*k + data.shape[k:]) in its default mode=None: the docstring names 'clip', 'fill'/'drop' and 'promise_in_bounds' "
+                   "('implementation-defined') but not what None means (the code maps it to PROMISE_IN_BOUNDS, while GatherScatterMode.from_any(None) is FILL_OR_DROP); "
+                   "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, so the raw value clamps (-1 -> 0). "
+                   "indices.shape[-1] == 0 gathers whole slices, broadcast over the index dimensions (no data[()] special case)")  # fmt: skip
+
+CATALOG: tuple[OpSpec, ...] = (
+    _gather1,
+    _gather11,
+    replace(_gather11, data_dtypes=ONNX13_DTYPES, opset=13),
+    _ge11,
+    replace(_ge11, data_dtypes=ONNX13_DTYPES, opset=13),
+    _gnd11,
+    _gnd12,
+    replace(_gnd12, data_dtypes=ONNX13_DTYPES, opset=13),
+    OpSpec(
+        "numpy.take", EqClass.BLOCK, "https://numpy.org/doc/stable/reference/generated/numpy.take.html",
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "raise", '"raise", "wrap" or "clip"')),
+        gather_block("numpy.take", none_flattens=True), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        "'raise' raises, 'wrap' wraps around, 'clip' clips to the range (and so disables negative indices)",
+        mode_attr="mode", mode_policies={"raise": ONNX, "wrap": MODULO, "clip": CLIP},
+    ),
+    OpSpec(
+        "numpy.take_along_axis", EqClass.ELEMENT, "https://numpy.org/doc/stable/reference/generated/numpy.take_along_axis.html",
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),), elements("numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        ONNX, DATA_DTYPES, INDEX_DTYPES, "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
+    ),
+    OpSpec(
+        "numpy.advanced_indexing", EqClass.ND, "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
+        (), gather_nd("numpy.advanced_indexing", empty_tuple="data"), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of range raises IndexError; "
+        "an index tuple of length 0 (indices.shape[-1] == 0) is data[()], data itself: shape data.shape, not broadcast over the index dimensions",
+    ),
+    OpSpec(
+        "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), elements("torch.gather", "dim", "window", zero_d=True, empty_index_unchecked=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
+        "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; 'When index is empty, we always "
+        "return an empty output with the same shape without further error checking'; negatives are not documented",
+    ),
+    OpSpec(
+        "torch.take", EqClass.FLAT, "https://pytorch.org/docs/stable/generated/torch.take.html", (),
+        lambda data, idx, attrs: flat_plan(data, idx), ONNX, TORCH_DTYPES, ("int64",),
+        "'The input tensor is treated as if it were viewed as a 1-D tensor'; negative indices wrap (index in [-numel, numel))",
+    ),
+    OpSpec(
+        "torch.take_along_dim", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
+        (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),), elements("torch.take_along_dim", "dim", "broadcast", flatten_both=True),
+        NONNEGATIVE, TORCH_DTYPES, ("int64",), "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
+    ),
+    OpSpec(
+        "torch.index_select", EqClass.BLOCK, "https://pytorch.org/docs/stable/generated/torch.index_select.html",
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), index_select, NONNEGATIVE, TORCH_DTYPES, ("int32", "int64"),
+        "index is a 1-D IntTensor or LongTensor; indices in [0, size)",
+    ),
+    OpSpec(
+        "tensorflow.gather", EqClass.BLOCK, "https://www.tensorflow.org/api_docs/python/tf/gather",
+        (Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"), Attr("batch_dims", 0, "int in [-q, q]")),
+        tf_gather, NONNEGATIVE, TF_DTYPES, TF_IDX,
+        "'On CPU, if an out of bound index is found, an error is returned. On GPU, if an out of bound index is found, a 0 is stored'",
+    ),
+    OpSpec(
+        "tensorflow.gather_nd", EqClass.ND, "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
+        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), gather_nd("tensorflow.gather_nd", empty_tuple="slices"), NONNEGATIVE, TF_DTYPES, TF_IDX,
+        "as tf.gather: an error on CPU, 0 on GPU; indices.shape[-1] == 0 gathers whole slices",
+    ),
+    OpSpec(
+        "jax.numpy.take", EqClass.BLOCK, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take.html",
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), gather_block("jax.numpy.take", none_flattens=True, empty_axis_raises=True),
+        WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
+    ),
+    OpSpec(
+        "jax.numpy.take_along_axis", EqClass.ELEMENT, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"), Attr("mode", None, '"fill" (None) or "clip"'), JAX_ATTRS[1]),
+        elements("jax.numpy.take_along_axis", "axis", "broadcast", none_flattens=True), WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_ALONG_NOTE,
+        mode_attr="mode", mode_policies=JAX_ALONG_MODES,
+    ),
+    OpSpec(
+        "webnn.gather", EqClass.BLOCK, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gather",
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),), gather_block("webnn.gather", negative_axis=False, error=TypeError), WRAP_THEN_CLAMP,
+        WEBNN_DTYPES, WEBNN_IDX, "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read out of bounds: we take clamping, as Chromium does",
+    ),
+    OpSpec(
+        "webnn.gatherElements", EqClass.ELEMENT, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gatherelements",
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),), elements("webnn.gatherElements", "axis", "equal", negative_axis=False, error=TypeError), WRAP_THEN_CLAMP,
+        WEBNN_DTYPES, WEBNN_IDX, "as webnn.gather; indices.shape equals input.shape except along axis",
+    ),
+    OpSpec(
+        "webnn.gatherND", EqClass.ND, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gathernd", (),
+        gather_nd("webnn.gatherND", error=TypeError), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
+        "as webnn.gather; no batch_dims; indices.shape[-1] in [1, rank(input)]",
+    ),
+    OpSpec(
+        "tensorflow.experimental.numpy.take", EqClass.BLOCK, TNP_DOC.format("take"),
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "clip", '"clip" (default), "wrap" or "raise"')),
+        gather_block("tensorflow.experimental.numpy.take", none_flattens=True), CLIP, TF_DTYPES, INDEX_DTYPES, TNP_TAKE_NOTE,
+        mode_attr="mode", mode_policies=TNP_TAKE_MODES,
+    ),
+    OpSpec(
+        "tensorflow.experimental.numpy.take_along_axis", EqClass.ELEMENT, TNP_DOC.format("take_along_axis"),
+        (Attr("axis", REQUIRED, "None (flatten, 1-D indices) or int in [-r, r-1] (required)"),),
+        elements("tensorflow.experimental.numpy.take_along_axis", "axis", "broadcast", none_flattens=True), ONNX, TF_DTYPES, INDEX_DTYPES, TNP_ALONG_NOTE,
+    ),
+    OpSpec(
+        "torch.advanced_indexing", EqClass.ND, "https://docs.pytorch.org/docs/stable/tensors.html", (),
+        gather_nd("torch.advanced_indexing", empty_tuple="data"), ONNX, TORCH_DTYPES, ("int32", "int64"), TORCH_INDEXING_NOTE,
+        mask_dtypes=frozenset({"uint8", "bool"}),
+    ),
+    OpSpec(
+        "jax.advanced_indexing", EqClass.ND, "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing", (),
+        gather_nd("jax.advanced_indexing", empty_tuple="data"), WRAP_THEN_CLAMP, JAX_DTYPES, INDEX_DTYPES, JAX_INDEXING_NOTE,
+    ),
+    OpSpec(
+        "jax.lax.gather", EqClass.ND, "https://docs.jax.dev/en/latest/_autosummary/jax.lax.gather.html", (),
+        gather_nd("jax.lax.gather", empty_tuple="slices"), CLIP, JAX_DTYPES, INDEX_DTYPES, LAX_GATHER_NOTE,
+    ),
+)  # fmt: skip
+
+TYPE_CONSTRAINED = frozenset({"onnx", "webnn"})
+"""Frameworks whose spec lists every allowed dtype normatively (type
+constraints): another dtype makes an invalid model, so accepting it is a
+finding. Elsewhere the listed dtypes are what the docs promise, and others
+may be accepted or rejected freely (recorded in the dtype-support table)."""
+
+SPEC_ONLY = ("webnn",)
+"""Frameworks stated from their spec alone: no oracle runs them here (a consistency test holds every other op to an oracle)."""
+
+_BY_NAME: dict[str, list[OpSpec]] = {}
+for _s in CATALOG:
+    _BY_NAME.setdefault(_s.name, []).append(_s)
+
+
+def ops() -> list[str]:
+    """Every op name in the catalog (ONNX ops once; see :func:`specs`).
+
+    >>> "torch.take_along_dim" in ops(), len(ops())
+    (True, 22)
+    """
+    return list(_BY_NAME)
+
+
+def specs() -> tuple[OpSpec, ...]:
+    """Every catalog entry, one per op and ONNX opset version."""
+    return CATALOG
+
+
+def spec(op: str, opset: int | None = None) -> OpSpec:
+    """The entry for ``op``; for ONNX, the newest version ``<= opset`` (default:
+    the newest). ``"onnx.Gather-11"`` names a version directly.
+
+    >>> spec("onnx.GatherND", opset=12).opset, spec("onnx.Gather-11").opset
+    (12, 11)
+    """
+    key = OpKey.parse(op) if op not in _BY_NAME and "." in op else None
+    if opset is None and key is not None and key.opset is not None:
+        op, opset = key.family, key.opset
+    if op not in _BY_NAME:
+        raise ValueError(f"unknown op {op!r}; known ops: {', '.join(ops())}")
+    versions = _BY_NAME[op]
+    if opset is None:
+        return versions[-1]
+    fitting = [s for s in versions if s.opset is not None and s.opset <= opset]
+    if not fitting:
+        raise ValueError(f"{op} does not exist at opset {opset}; it has versions {[s.opset for s in versions]}")
+    return fitting[-1]

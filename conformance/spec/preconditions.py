@@ -1,0 +1,157 @@
+"""Shape preconditions and plan builders: for each kind of op, a function of
+``(data shape, index shape, attributes)`` that checks the op's documented
+preconditions (raising with the op's own error type, naming the argument and
+the rule) and returns the reshape :class:`~conformance.spec.plans.Plan` onto
+:func:`~conformance.spec.multiaxis.gather_multiaxis`. The catalog
+(:mod:`conformance.spec.catalog`) says which op uses which, with which options.
+
+>>> gather_block("onnx.Gather")((4, 3), (2,), {"axis": 1}).output_shape
+(4, 2)
+>>> gather_block("onnx.Gather")((4, 3), (2,), {"axis": 2})
+Traceback (most recent call last):
+ValueError: onnx.Gather: axis = 2 is out of range for a rank-2 input (valid: [-2, 1])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from conformance.spec.multiaxis import Shape, as_int, multiaxis_shapes
+from conformance.spec.plans import Plan, block_plan, element_plan, flat_plan, nd_plan, whole_plan
+
+Attrs = Mapping[str, Any]
+PlanFn = Callable[[Shape, Shape, Attrs], Plan]
+
+
+def _axis(value: Any, rank: int, op: str, name: str = "axis", negative: bool = True, error: type[Exception] = ValueError) -> int:
+    """A checked, non-negative axis: an integer of any type (else a TypeError,
+    see :func:`~conformance.spec.multiaxis.as_int`), in range (else ``error``).
+
+    >>> import numpy as np
+    >>> _axis(-1, 3, "onnx.Gather"), _axis(np.int8(1), 3, "torch.gather", "dim")
+    (2, 1)
+    """
+    value = as_int(value, name, op=op)
+    low = -rank if negative else 0
+    if not low <= value < rank:
+        raise error(f"{op}: {name} = {value} is out of range for a rank-{rank} input (valid: [{low}, {rank - 1}])")
+    return value % rank
+
+
+def _require(condition: bool, op: str, rule: str, error: type[Exception] = ValueError) -> None:
+    if not condition:
+        raise error(f"{op}: {rule}")
+
+
+def gather_block(
+    op: str, *, negative_axis: bool = True, none_flattens: bool = False, empty_axis_raises: bool = False, error: type[Exception] = ValueError,
+) -> PlanFn:  # fmt: skip
+    """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
+    is the exception the op's docs name for bad arguments (WebNN: TypeError);
+    ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX);
+    ``empty_axis_raises``: taking any index from an empty axis is an IndexError
+    whatever the mode (numpy.take's rule, which jnp.take keeps even in "fill").
+
+    >>> gather_block("jax.numpy.take", empty_axis_raises=True)((0,), (1,), {"axis": 0})
+    Traceback (most recent call last):
+    IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty axis)
+    """
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        flat = as_int(attrs["axis"], "axis", op=op, none=none_flattens) is None
+        if not flat:
+            _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
+        axis = None if flat else _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error)
+        size: int = math.prod(data) if axis is None else data[axis]
+        if empty_axis_raises and size == 0 and 0 not in idx:
+            raise IndexError(f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty axis)")
+        return flat_plan(data, idx) if axis is None else block_plan(data, idx, axis)
+
+    return plan
+
+
+def tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    op = "tensorflow.gather"
+    b = as_int(attrs["batch_dims"], "batch_dims", op=op)
+    if b < 0:
+        b += len(idx)
+    _require(0 <= b <= len(idx), op, f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)")
+    axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
+    _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
+    _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal")
+    return block_plan(data, idx, axis, b)
+
+
+def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    op = "torch.index_select"
+    _require(len(idx) <= 1, op, f"index must be 0-d or 1-D, got shape {idx}", IndexError)
+    rank = max(len(data), 1)
+    dim = _axis(attrs["dim"], rank, op, "dim")
+    if not data:  # a 0-d input behaves as shape (1,) and stays 0-d
+        return replace(block_plan((1,), (1,), 0), final_shape=())
+    return block_plan(data, (idx[0] if idx else 1,), dim)
+
+
+def elements(
+    op: str, attr: str, rule: str, *, none_flattens: bool = False, flatten_both: bool = False, zero_d: bool = False,
+    negative_axis: bool = True, error: type[Exception] = ValueError, empty_index_unchecked: bool = False,
+) -> PlanFn:
+    """Element gather. ``rule`` says how the non-axis dimensions relate:
+    ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
+    larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN).
+    With ``none_flattens``, ``attr=None`` flattens the data and wants 1-D indices, or with ``flatten_both``
+    flattens the indices too (torch: a 1-D result); otherwise None is a TypeError like any non-integer.
+    ``zero_d``: a 0-d input with 0-d indices behaves as 1-D (torch.gather).
+    ``empty_index_unchecked``: empty indices skip the shape rule (torch.gather:
+    "When index is empty, we always return an empty output with the same
+    shape without further error checking")."""
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        axis = as_int(attrs[attr], attr, op=op, none=none_flattens or flatten_both)
+        if axis is None:
+            if flatten_both:  # input.view(-1).gather(0, indices.view(-1))
+                return replace(flat_plan(data, idx), final_shape=(math.prod(idx),))
+            _require(len(idx) == 1, op, f"with {attr}=None, indices must be 1-D, got shape {idx}")
+            return flat_plan(data, idx)
+        if zero_d and not data and not idx:
+            _axis(axis, 1, op, attr)
+            return element_plan((), (), 0)
+        _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}", error)
+        _require(len(data) >= 1, op, "data must have rank >= 1", error)
+        axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
+        others = [d for d in range(len(data)) if d != axis]
+        if rule == "window":
+            bad = [d for d in others if idx[d] > data[d]] if not (empty_index_unchecked and math.prod(idx) == 0) else []
+            _require(not bad, op, f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}")
+        elif rule == "equal":
+            bad = [d for d in others if idx[d] != data[d]]
+            _require(not bad, op, f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}", error)
+        else:
+            multiaxis_shapes(data, idx, (axis,))  # raises if not broadcastable
+        return element_plan(data, idx, axis, window=rule == "window")
+
+    return plan
+
+
+def gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = ValueError) -> PlanFn:
+    """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does: ``"error"`` (ONNX, WebNN),
+    ``"slices"`` (tf.gather_nd: whole slices, broadcast over the index dimensions) or ``"data"`` (NumPy's
+    ``x[()]``: ``data`` itself, whatever the index dimensions)."""
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
+        _require(len(data) >= 1, op, "data must have rank >= 1", error)
+        _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
+        _require(0 <= b < min(len(data), len(idx)), op, f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]", error)
+        k = idx[-1]
+        _require(k <= len(data) - b, op, f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}", error)
+        _require(k >= 1 or empty_tuple != "error", op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)", error)
+        _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal", error)
+        if k == 0 and empty_tuple == "data":
+            return whole_plan(data)
+        return nd_plan(data, idx, b)
+
+    return plan

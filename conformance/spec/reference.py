@@ -1,0 +1,78 @@
+"""``reference(op, data, indices, **attrs)``: what a catalog op must return.
+
+>>> import numpy as np
+>>> x = np.array([[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]])
+>>> reference("onnx.Gather", x, np.array([3, 1])).tolist()
+[[30, 31, 32], [10, 11, 12]]
+>>> reference("numpy.take", x, np.array([-1, 99]), axis=1, mode="clip").tolist()
+[[0, 2], [10, 12], [20, 22], [30, 32]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_compat
+
+from conformance.core.arrays import dtype_name
+from conformance.spec.catalog import spec
+from conformance.spec.multiaxis import np_dtype
+from conformance.spec.plans import Plan
+from conformance.spec.policy import IndexPolicy, policy_named
+
+
+def plan(op: str, data_shape: tuple[int, ...], indices_shape: tuple[int, ...], *, opset: int | None = None, **attrs: Any) -> Plan:
+    """The reshape plan ``op`` uses for these shapes, after checking the op's
+    shape preconditions.
+
+    >>> p = plan("onnx.GatherND", (2, 2, 2), (2, 1), batch_dims=1)
+    >>> p.input_shape, p.indices_shape, p.output_shape, p.axes
+    ((2, 2, 2), (2, 1, 1), (2, 1, 2), (1,))
+    """
+    s = spec(op, opset)
+    return s.plan(tuple(data_shape), tuple(indices_shape), s.bind(attrs))
+
+
+def reference(
+    op: str,
+    data: Any,
+    indices: Any,
+    *,
+    opset: int | None = None,
+    policy: IndexPolicy | str | None = None,
+    check_dtypes: bool = True,
+    **attrs: Any,
+) -> Any:
+    """Compute ``op`` on ``data`` and ``indices`` through the multiaxis operator.
+
+    ``policy`` defaults to the policy ``op``'s documentation specifies (for
+    ops with a ``mode``, the one that mode names); pass another to ask what the
+    op would return under it. ``check_dtypes`` rejects, with a TypeError, a
+    dtype the op does not document.
+    """
+    s = spec(op, opset)
+    _check_array("data", data)
+    _check_array("indices", indices)
+    bound = s.bind(attrs)
+    if check_dtypes:
+        _check_dtype(s.key, "data", dtype_name(np_dtype(data)), s.data_dtypes)
+        _check_dtype(s.key, "indices", dtype_name(np_dtype(indices)), s.index_dtypes)
+    chosen = s.policy_for(bound) if policy is None else policy_named(policy)
+    return s.plan(tuple(data.shape), tuple(indices.shape), bound).run(data, indices, chosen)
+
+
+def _check_array(arg: str, value: Any) -> None:
+    """A TypeError unless ``value`` is an array of some namespace (a list is not).
+
+    >>> _check_array("data", [1, 2])
+    Traceback (most recent call last):
+    TypeError: reference: data must be an array (numpy ndarray or array-API array), got list
+    """
+    if not array_api_compat.is_array_api_obj(value):
+        kind = type(value).__name__
+        raise TypeError(f"reference: {arg} must be an array (numpy ndarray or array-API array), got {kind}")
+
+
+def _check_dtype(op: str, arg: str, name: str, allowed: tuple[str, ...]) -> None:
+    if name not in allowed:
+        raise TypeError(f"{op}: {arg} dtype {name} is not supported (documented: {', '.join(allowed)})")
