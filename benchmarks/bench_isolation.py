@@ -123,13 +123,19 @@ def row(name: str, result: tuple[str, float, float, float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=300)
-    parser.add_argument("--oracles", default="", help="comma-separated names (default: all available, and fake-returns)")
-    parser.add_argument("--batch", type=int, default=2000, help="cases per oracle for sequential vs concurrent dispatch")
+    parser.add_argument(
+        "--oracles", default="", help="comma-separated names (default: all available, and fake-returns)"
+    )
+    parser.add_argument(
+        "--batch", type=int, default=2000, help="cases per oracle for sequential vs concurrent dispatch"
+    )
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     with registered({"fake-returns": FAKES}):
         names = args.oracles.split(",") if args.oracles else list(dict.fromkeys([*oracles.available(), "fake-returns"]))
-        print(f"{'oracle':<15} {'op':<18} {'in-process µs':>13} {'isolated µs':>12} {'overhead':>9} {'batched µs':>11} {'overhead':>9}")
+        print(
+            f"{'oracle':<15} {'op':<18} {'in-process µs':>13} {'isolated µs':>12} {'overhead':>9} {'batched µs':>11} {'overhead':>9}"
+        )
         for name in names:
             result = measure(name, args.repeats)
             print(row(name, result) if result else f"{name:<15} (no op returns a value on the small case)", flush=True)

@@ -57,14 +57,29 @@ def cases(rng: np.random.Generator, memory_size: int = 10000, memory_repeats: in
     coords = np.stack([rng.integers(0, n, size=1_000_000) for n in vol.shape], axis=-1)
     i0, i1, i2 = coords.T  # what a user with an (N, 3) array writes: x[tuple(coords.T)]
     return [
-        Case("element 2000x5000 axis 0", lambda: reference("onnx.GatherElements", x, idx, axis=0),
-             lambda: np.take_along_axis(x, idx, axis=0), "np.take_along_axis", 1.0),
-        Case("block 50000x1024, 8192 ids", lambda: reference("onnx.Gather", table, ids, axis=0),
-             lambda: np.take(table, ids, axis=0), "np.take(axis=0)", 1.25),
-        Case("ND 1M triples from 256x256x64", lambda: reference("onnx.GatherND", vol, coords),
-             lambda: vol[i0, i1, i2], "x[i0, i1, i2]", 1.25),
+        Case(
+            "element 2000x5000 axis 0",
+            lambda: reference("onnx.GatherElements", x, idx, axis=0),
+            lambda: np.take_along_axis(x, idx, axis=0),
+            "np.take_along_axis",
+            1.0,
+        ),
+        Case(
+            "block 50000x1024, 8192 ids",
+            lambda: reference("onnx.Gather", table, ids, axis=0),
+            lambda: np.take(table, ids, axis=0),
+            "np.take(axis=0)",
+            1.25,
+        ),
+        Case(
+            "ND 1M triples from 256x256x64",
+            lambda: reference("onnx.GatherND", vol, coords),
+            lambda: vol[i0, i1, i2],
+            "x[i0, i1, i2]",
+            1.25,
+        ),
         memory_case(rng, memory_size, memory_repeats),
-    ]  # fmt: skip
+    ]
 
 
 def memory_case(rng: np.random.Generator, n: int, repeats: int) -> Case:
@@ -72,8 +87,15 @@ def memory_case(rng: np.random.Generator, n: int, repeats: int) -> Case:
     output is ``n * n`` bytes, and int64 offsets for all of it would be 8x that."""
     x8 = rng.integers(-128, 128, size=(n, n), dtype=np.int8)
     i8 = rng.integers(-min(n, 128), min(n, 128), size=(n, n), dtype=np.int8)  # negatives wrap
-    return Case(f"memory int8 {n}x{n} axis 0", lambda: reference("numpy.take_along_axis", x8, i8, axis=0),
-                lambda: np.take_along_axis(x8, i8, axis=0), "np.take_along_axis", 2.0, 2.0, repeats)  # fmt: skip
+    return Case(
+        f"memory int8 {n}x{n} axis 0",
+        lambda: reference("numpy.take_along_axis", x8, i8, axis=0),
+        lambda: np.take_along_axis(x8, i8, axis=0),
+        "np.take_along_axis",
+        2.0,
+        2.0,
+        repeats,
+    )
 
 
 def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
@@ -112,17 +134,20 @@ def main(argv: list[str] | None = None) -> int:
         ours, base = median_seconds(case.ours, repeats), median_seconds(case.baseline, repeats)
         (peak_o, size), (peak_b, _) = peak_extra_bytes(case.ours), peak_extra_bytes(case.baseline)
         rows.append((case, ours, base, peak_o, peak_b, size))
-    print(f"{'case':32} {'ours ms':>8} {'baseline':>20} {'base ms':>8} {'ratio':>6} {'target':>6}  "
-          f"{'peak ours MB':>12} {'peak base MB':>12} {'output MB':>9}")  # fmt: skip
+    print(
+        f"{'case':32} {'ours ms':>8} {'baseline':>20} {'base ms':>8} {'ratio':>6} {'target':>6}  "
+        f"{'peak ours MB':>12} {'peak base MB':>12} {'output MB':>9}"
+    )
     ok = True
     for case, ours, base, po, pb, size in rows:
         flags = ["ok" if ours / base <= case.target else "SLOW"]
         if case.memory_target is not None:
             flags.append(f"mem {po / pb:.2f}x " + ("ok" if po <= case.memory_target * pb else "OVER"))
         ok &= "SLOW" not in flags and not flags[-1].endswith("OVER")
-        print(f"{case.name:32} {ours * 1e3:8.2f} {case.baseline_name:>20} {base * 1e3:8.2f} {ours / base:6.2f} "
-              f"{case.target:6.2f}  {po / 2**20:12.1f} {pb / 2**20:12.1f} {size / 2**20:9.1f} "
-              + " ".join(flags))  # fmt: skip
+        print(
+            f"{case.name:32} {ours * 1e3:8.2f} {case.baseline_name:>20} {base * 1e3:8.2f} {ours / base:6.2f} "
+            f"{case.target:6.2f}  {po / 2**20:12.1f} {pb / 2**20:12.1f} {size / 2**20:9.1f} " + " ".join(flags)
+        )
     return 0 if ok else 1
 
 

@@ -43,4 +43,4 @@ __all__ = [
     "plan",
     "reference",
     "specs",
-]  # fmt: skip
+]

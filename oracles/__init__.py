@@ -50,4 +50,4 @@ __all__ = [
     "get",
     "infos",
     "registered",
-]  # fmt: skip
+]

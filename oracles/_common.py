@@ -164,7 +164,9 @@ class FrameworkOracle(Oracle):
         """Files a reproducer carries beside its script, from its :meth:`constants`."""
         return {}
 
-    def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> str | None:
+    def unsupported_reason(
+        self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]
+    ) -> str | None:
         if op not in self.units:
             return f"{self.name} does not implement {op}"
         for arg, a in (("data", data), ("indices", indices)):
@@ -200,7 +202,9 @@ class FrameworkOracle(Oracle):
             raise ValueError(f"no reproducer: {reason}")
         constants = self.constants(case.op, data, indices, case.attrs)
         program = Program(self.prelude, self.mode_source, self.units[case.op].call, constants)
-        return Reproducer(self.name, script(self._info, case, reference, program, observed), self.attachments(constants))
+        return Reproducer(
+            self.name, script(self._info, case, reference, program, observed), self.attachments(constants)
+        )
 
 
 def when_installed(packages: tuple[str, ...], build: Callable[[], list[Oracle]]) -> list[Oracle]:

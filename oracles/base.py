@@ -107,18 +107,63 @@ class Oracle(ABC):
 
 _ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
     (ErrorClass.NEGATIVE_INDEX, ("negative",)),
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("from an empty ax", "out of data bounds", "out of bound", "out of range", "out-of-bound", "outofrange", "not in [", "invalid index", "index error")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("dtype", "data type", "not implemented for", "type mismatch", "unsupported type", "could not find an implementation")),
+    (
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        (
+            "from an empty ax",
+            "out of data bounds",
+            "out of bound",
+            "out of range",
+            "out-of-bound",
+            "outofrange",
+            "not in [",
+            "invalid index",
+            "index error",
+        ),
+    ),
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        (
+            "dtype",
+            "data type",
+            "not implemented for",
+            "type mismatch",
+            "unsupported type",
+            "could not find an implementation",
+        ),
+    ),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "dim ", "batch_dims", "attribute", "mode")),
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "size mismatch", "broadcast")),
 )
 
 
-INTERNAL_TYPES = frozenset({"ZeroDivisionError", "AssertionError", "SystemError", "MemoryError", "RecursionError",
-                            "InternalError", "UnboundLocalError", "NameError", "AttributeError", "KeyError"})  # fmt: skip
+INTERNAL_TYPES = frozenset(
+    {
+        "ZeroDivisionError",
+        "AssertionError",
+        "SystemError",
+        "MemoryError",
+        "RecursionError",
+        "InternalError",
+        "UnboundLocalError",
+        "NameError",
+        "AttributeError",
+        "KeyError",
+    }
+)
 """Exception types that are a fault inside the framework, whatever the input."""
-INTERNAL_NEEDLES = ("integer overflow", "zerodivision", "division by zero", "internal assert", "internal error", "check failed",
-                    "assertion", "please report", "this is a bug", "unreachable")  # fmt: skip
+INTERNAL_NEEDLES = (
+    "integer overflow",
+    "zerodivision",
+    "division by zero",
+    "internal assert",
+    "internal error",
+    "check failed",
+    "assertion",
+    "please report",
+    "this is a bug",
+    "unreachable",
+)
 """Message fragments of the same (an assert or overflow surfacing through a generic error type)."""
 
 

@@ -24,7 +24,7 @@ from oracles._common import FrameworkOracle, OpUnit, when_installed
 from oracles.base import Oracle
 from oracles.numpy_oracle import NUMPY_OPS, NUMPY_PATTERNS, numpy_units
 
-CUPY_PRELUDE = '''
+CUPY_PRELUDE = """
 import cupy as cp
 import numpy as np
 
@@ -35,7 +35,7 @@ def to_native(a):
 
 def to_numpy(x, like):
     return cp.asnumpy(x)
-'''
+"""
 
 TAKE_WITHOUT_MODE = OpUnit("numpy.take", 'cp.take(data, indices, **{k: v for k, v in attrs.items() if k != "mode"})')
 """For a ``cupy.take`` with no ``mode`` argument: the NumPy call minus ``mode="raise"`` (other modes are unsupported)."""
@@ -51,7 +51,9 @@ class CupyOracle(FrameworkOracle):
         units = numpy_units("cp")
         if not self._take_has_mode:
             units = (TAKE_WITHOUT_MODE,) + units[1:]
-        super().__init__(OracleInfo("cupy", "cupy", cupy.__version__, "cuda:0", "eager", NUMPY_OPS), CUPY_PRELUDE, EAGER, units)
+        super().__init__(
+            OracleInfo("cupy", "cupy", cupy.__version__, "cuda:0", "eager", NUMPY_OPS), CUPY_PRELUDE, EAGER, units
+        )
 
     def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":
@@ -60,7 +62,9 @@ class CupyOracle(FrameworkOracle):
             return "CuPy has no bfloat16"
         return None
 
-    def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> str | None:
+    def unsupported_reason(
+        self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]
+    ) -> str | None:
         reason = super().unsupported_reason(op, data, indices, attrs)
         if reason is None and op == "numpy.take" and not self._take_has_mode and attrs.get("mode", "raise") != "raise":
             return "cupy.take has no mode argument"

@@ -52,10 +52,16 @@ JAX_UNITS = (
 )
 
 JAX_PATTERNS: Patterns = (
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("is out of bounds for axis", "from an empty axis")),  # before "axis": x[0] of an empty axis
+    (
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        ("is out of bounds for axis", "from an empty axis"),
+    ),  # before "axis": x[0] of an empty axis
     (ErrorClass.ATTRIBUTE_INVALID, ("is out of bounds for array of dimension", "mode", "axis")),
     (ErrorClass.DTYPE_UNSUPPORTED, ("must be integer", "integer type", "dtype")),
-    (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "shape", "rank", "broadcast", "too many indices", "slice_sizes")),
+    (
+        ErrorClass.SHAPE_INVALID,
+        ("same number of dimensions", "shape", "rank", "broadcast", "too many indices", "slice_sizes"),
+    ),
 )
 
 LAX_GATHER_ND = '''
@@ -72,7 +78,8 @@ def lax_gather_nd(data, indices):
 """Prelude text: ``jax.lax.gather`` with the dimension numbers of ``x[i0, ..., ik-1]``
 (``index_vector_dim`` the last, as the default), its mode left at the default."""
 
-JAX_PRELUDE = '''
+JAX_PRELUDE = (
+    '''
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -86,7 +93,9 @@ def to_native(a):
 
 def to_numpy(x, like):
     return np.asarray(x)
-''' + LAX_GATHER_ND
+'''
+    + LAX_GATHER_ND
+)
 
 JAX_SCOPED = '''
 def prepare(call, attrs):
@@ -108,7 +117,15 @@ class JaxOracle(FrameworkOracle):
 
         name = "jax" + ("" if x64 else "-default") + ("" if platform == "cpu" else f"-{platform}")
         mode = "eager" if x64 else "eager (x64 off)"
-        info = OracleInfo(name, "jax", jax.__version__, f"{platform}:0" if platform != "cpu" else "cpu", mode, JAX_OPS, 64 if x64 else 32)
+        info = OracleInfo(
+            name,
+            "jax",
+            jax.__version__,
+            f"{platform}:0" if platform != "cpu" else "cpu",
+            mode,
+            JAX_OPS,
+            64 if x64 else 32,
+        )
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
 
@@ -122,7 +139,9 @@ def _gpu_problem() -> str | None:
 
     try:
         return None if jax.devices("gpu") else "JAX sees no GPU"
-    except RuntimeError as exc:  # "Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present"
+    except (
+        RuntimeError
+    ) as exc:  # "Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present"
         return f"JAX has no GPU backend here ({str(exc).splitlines()[0]})"
 
 
@@ -132,7 +151,7 @@ def _build() -> list[Oracle]:
 
 
 def oracles_here() -> list[Oracle]:
-    """"jax" (x64) and "jax-default" on the CPU, and "jax-gpu" where JAX has a GPU."""
+    """ "jax" (x64) and "jax-default" on the CPU, and "jax-gpu" where JAX has a GPU."""
     return when_installed(("jax",), _build)
 
 

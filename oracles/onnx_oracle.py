@@ -41,8 +41,16 @@ from conformance.execution.scripts import EAGER
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
-ONNX_OPS = ("onnx.Gather-1", "onnx.Gather-11", "onnx.Gather-13", "onnx.GatherElements-11", "onnx.GatherElements-13",
-            "onnx.GatherND-11", "onnx.GatherND-12", "onnx.GatherND-13")  # fmt: skip
+ONNX_OPS = (
+    "onnx.Gather-1",
+    "onnx.Gather-11",
+    "onnx.Gather-13",
+    "onnx.GatherElements-11",
+    "onnx.GatherElements-13",
+    "onnx.GatherND-11",
+    "onnx.GatherND-12",
+    "onnx.GatherND-13",
+)
 
 ONNX_UNITS = tuple(OpUnit(op, "run_model(MODEL, data, indices)") for op in ONNX_OPS)
 """Every ONNX op runs the same way: the op itself is the single-node ``MODEL``
@@ -71,15 +79,30 @@ ORT_MODES = (
 """onnxruntime's execution modes on the CPU, each an oracle: "onnxruntime", "onnxruntime-noopt", "onnxruntime-static"."""
 
 ONNX_PATTERNS: Patterns = (
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds", "out of range", "must be within the inclusive range", "invalid index")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("could not find an implementation", "not implemented", "type error", "unsupported type",
-                                    "is invalid", "unexpected input data type", "type mismatch", "not currently registered",
-                                    "can't be converted to mldatatype")),
+    (
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        ("out of bounds", "out of range", "must be within the inclusive range", "invalid index"),
+    ),
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        (
+            "could not find an implementation",
+            "not implemented",
+            "type error",
+            "unsupported type",
+            "is invalid",
+            "unexpected input data type",
+            "type mismatch",
+            "not currently registered",
+            "can't be converted to mldatatype",
+        ),
+    ),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
-)  # fmt: skip
+)
 
-ORT_PRELUDE = """
+ORT_PRELUDE = (
+    """
 import ctypes
 import functools
 
@@ -123,9 +146,12 @@ def to_numpy(x, like):
         return np.frombuffer(raw, dtype=like.dtype).reshape(x.shape()).copy()
     value = np.asarray(x)
     return strings_like(value, like) if like.dtype.kind in "US" else value
-""" + STRINGS_LIKE
+"""
+    + STRINGS_LIKE
+)
 
-REFERENCE_PRELUDE = """
+REFERENCE_PRELUDE = (
+    """
 import functools
 
 import numpy as np
@@ -149,7 +175,9 @@ def run_model(model, data, indices):
 def to_numpy(x, like):
     value = np.asarray(x)
     return strings_like(value, like) if like.dtype.kind in "US" else value
-""" + STRINGS_LIKE
+"""
+    + STRINGS_LIKE
+)
 
 
 def tensor_type(dtype: np.dtype) -> int:
@@ -191,7 +219,9 @@ def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
     name, opset = node_and_opset(op)
     schema = onnx.defs.get_schema(name, opset)
     formal = schema.inputs[0 if arg == "data" else 1]
-    allowed = next((c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == formal.type_str), [formal.type_str])
+    allowed = next(
+        (c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == formal.type_str), [formal.type_str]
+    )
     type_str = f"tensor({onnx.helper.tensor_dtype_to_string(tensor_type(dtype)).split('.')[-1].lower()})"
     if type_str not in allowed:
         return f"{op} (opset {opset}) has no type {type_str} for its {arg}"
@@ -211,7 +241,9 @@ def _dims(shape: int | tuple[int, ...], prefix: str) -> Dims:
 
 
 @functools.lru_cache(maxsize=256)
-def _model_bytes(op: str, data_type: int, index_type: int, data_dims: Dims, index_dims: Dims, attrs: tuple[tuple[str, Any], ...]) -> bytes:
+def _model_bytes(
+    op: str, data_type: int, index_type: int, data_dims: Dims, index_dims: Dims, attrs: tuple[tuple[str, Any], ...]
+) -> bytes:
     from onnx import helper
 
     name, opset = node_and_opset(op)
@@ -219,10 +251,12 @@ def _model_bytes(op: str, data_type: int, index_type: int, data_dims: Dims, inde
     graph = helper.make_graph(
         [node],
         f"{name.lower()}_{opset}",
-        [helper.make_tensor_value_info("data", data_type, list(data_dims)),
-         helper.make_tensor_value_info("indices", index_type, list(index_dims))],
+        [
+            helper.make_tensor_value_info("data", data_type, list(data_dims)),
+            helper.make_tensor_value_info("indices", index_type, list(index_dims)),
+        ],
         [helper.make_tensor_value_info("output", data_type, None)],
-    )  # fmt: skip
+    )
     opsets = [helper.make_opsetid("", opset)]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="gather-conformance")
     model.ir_version = helper.find_min_ir_version_for(opsets)  # onnx 1.23 writes IR 14, which onnxruntime 1.31 refuses
@@ -230,8 +264,13 @@ def _model_bytes(op: str, data_type: int, index_type: int, data_dims: Dims, inde
 
 
 def model_bytes(
-    op: str, data_dtype: Any, index_dtype: Any, data_shape: int | tuple[int, ...], index_shape: int | tuple[int, ...], attrs: Mapping[str, Any],
-) -> bytes:  # fmt: skip
+    op: str,
+    data_dtype: Any,
+    index_dtype: Any,
+    data_shape: int | tuple[int, ...],
+    index_shape: int | tuple[int, ...],
+    attrs: Mapping[str, Any],
+) -> bytes:
     """The serialized single-node model for ``op`` (a catalog key such as
     ``"onnx.Gather-13"``) with these element types and exactly these
     attributes (ONNX's defaults apply to the others); a shape given as a rank
@@ -247,7 +286,9 @@ def model_bytes(
     """
     items = tuple(sorted(attrs.items()))
     data_dims, index_dims = _dims(data_shape, "d"), _dims(index_shape, "i")
-    return _model_bytes(op, tensor_type(as_dtype(data_dtype)), tensor_type(as_dtype(index_dtype)), data_dims, index_dims, items)
+    return _model_bytes(
+        op, tensor_type(as_dtype(data_dtype)), tensor_type(as_dtype(index_dtype)), data_dims, index_dims, items
+    )
 
 
 class OnnxOracle(FrameworkOracle):
@@ -285,8 +326,12 @@ class OrtOracle(OnnxOracle):
         short = provider.removesuffix("ExecutionProvider").lower()
         name = "-".join(part for part in ("onnxruntime", "" if short == "cpu" else short, mode.suffix) if part)
         providers = [provider] if provider == "CPUExecutionProvider" else [provider, "CPUExecutionProvider"]
-        info = OracleInfo(name, "onnxruntime", ort.__version__, "cpu" if short == "cpu" else f"{short}:0", mode.words, ONNX_OPS)
-        settings = f"\nPROVIDERS = {providers!r}\nOPTIMIZATION = {mode.optimization!r}  # onnxruntime.GraphOptimizationLevel\n"
+        info = OracleInfo(
+            name, "onnxruntime", ort.__version__, "cpu" if short == "cpu" else f"{short}:0", mode.words, ONNX_OPS
+        )
+        settings = (
+            f"\nPROVIDERS = {providers!r}\nOPTIMIZATION = {mode.optimization!r}  # onnxruntime.GraphOptimizationLevel\n"
+        )
         super().__init__(info, ORT_PRELUDE + settings, mode.static_shapes)
 
 
@@ -296,7 +341,9 @@ class ReferenceOracle(OnnxOracle):
     def __init__(self) -> None:
         import onnx
 
-        super().__init__(OracleInfo("onnx-reference", "onnx", onnx.__version__, "cpu", "reference", ONNX_OPS), REFERENCE_PRELUDE)
+        super().__init__(
+            OracleInfo("onnx-reference", "onnx", onnx.__version__, "cpu", "reference", ONNX_OPS), REFERENCE_PRELUDE
+        )
 
 
 def _ort_oracles() -> list[Oracle]:
@@ -308,7 +355,9 @@ def _ort_oracles() -> list[Oracle]:
 
 def oracles_here() -> list[Oracle]:
     """onnxruntime (CPU, plus any other compute provider) and the ONNX reference evaluator."""
-    return when_installed(("onnxruntime", "onnx"), _ort_oracles) + when_installed(("onnx",), lambda: [ReferenceOracle()])
+    return when_installed(("onnxruntime", "onnx"), _ort_oracles) + when_installed(
+        ("onnx",), lambda: [ReferenceOracle()]
+    )
 
 
 def unavailable_here() -> dict[str, str]:
@@ -326,4 +375,6 @@ def unavailable_here() -> dict[str, str]:
     providers = ort.get_available_providers()
     if "CUDAExecutionProvider" in providers:
         return {}
-    return {"onnxruntime-cuda": f"onnxruntime {ort.__version__} has no CUDAExecutionProvider here (providers: {', '.join(providers)})"}
+    return {
+        "onnxruntime-cuda": f"onnxruntime {ort.__version__} has no CUDAExecutionProvider here (providers: {', '.join(providers)})"
+    }

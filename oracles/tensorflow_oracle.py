@@ -41,13 +41,22 @@ TF_UNITS = (
 
 TF_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("is not in [", "does not index into param shape", "but params is empty")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("not in the list of allowed values", "not in list of allowed values",
-                                    "no registered", "unsupported operations", "could not find device for node")),
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        (
+            "not in the list of allowed values",
+            "not in list of allowed values",
+            "no registered",
+            "unsupported operations",
+            "could not find device for node",
+        ),
+    ),
     (ErrorClass.ATTRIBUTE_INVALID, ("batch_dims", "shape must be at least rank", "axis")),
     (ErrorClass.SHAPE_INVALID, ("innermost dimension", "shape", "rank", "dimension")),
-)  # fmt: skip
+)
 
-TF_PRELUDE = '''
+TF_PRELUDE = (
+    '''
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's C++ start-up chatter is noise (errors are outcomes)
@@ -66,7 +75,9 @@ def to_numpy(x, like):
     """The tensor's bits as NumPy; a string answer (bytes) in like's own string dtype."""
     value = np.asarray(x.numpy())
     return strings_like(value, like) if like.dtype.kind in "US" else value
-''' + STRINGS_LIKE
+'''
+    + STRINGS_LIKE
+)
 
 TF_EAGER = '''
 def prepare(call, attrs):
@@ -88,7 +99,9 @@ def prepare(call, attrs):
     return run
 '''
 
-TF_FUNCTION = TF_XLA.replace("XLA: the op compiled", "A graph: the op traced").replace("jit_compile=True", "jit_compile=False")
+TF_FUNCTION = TF_XLA.replace("XLA: the op compiled", "A graph: the op traced").replace(
+    "jit_compile=True", "jit_compile=False"
+)
 """``tf.function`` without XLA: the op traced into a graph (one trace per input signature) and run by TF's own kernels."""
 
 TF_MODES = {"eager": TF_EAGER, "function": TF_FUNCTION, "xla": TF_XLA}
@@ -121,5 +134,5 @@ def _build() -> list[Oracle]:
 
 
 def oracles_here() -> list[Oracle]:
-    """"tensorflow" (eager), "tensorflow-function" and "tensorflow-xla" (CPU) when TensorFlow is installed."""
+    """ "tensorflow" (eager), "tensorflow-function" and "tensorflow-xla" (CPU) when TensorFlow is installed."""
     return when_installed(("tensorflow",), _build)

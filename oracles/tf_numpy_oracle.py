@@ -39,14 +39,20 @@ TNP_UNITS = (
 
 TNP_PATTERNS: Patterns = (
     (ErrorClass.ATTRIBUTE_INVALID, ("mode to take is not supported", "invalid mode")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("out_type",)),  # int8/uint indices: "Value for attr 'out_type' of int8 is not in the list ..."
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        ("out_type",),
+    ),  # int8/uint indices: "Value for attr 'out_type' of int8 is not in the list ..."
     *TF_PATTERNS,
 )
 
-TNP_PRELUDE = TF_PRELUDE + '''
+TNP_PRELUDE = (
+    TF_PRELUDE
+    + """
 tnp = tf.experimental.numpy
 tnp.experimental_enable_numpy_behavior()  # process-wide, as the TF NumPy guide says to
-'''
+"""
+)
 
 
 class TfNumpyOracle(FrameworkOracle):
@@ -65,5 +71,5 @@ class TfNumpyOracle(FrameworkOracle):
 
 
 def oracles_here() -> list[Oracle]:
-    """"tensorflow-numpy" when TensorFlow is installed."""
+    """ "tensorflow-numpy" when TensorFlow is installed."""
     return when_installed(("tensorflow",), lambda: [TfNumpyOracle()])

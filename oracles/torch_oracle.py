@@ -47,15 +47,42 @@ WRAPPING_NEGATIVES = frozenset({"torch.take", "torch.advanced_indexing"})
 
 TORCH_PATTERNS: Patterns = (
     (ErrorClass.ATTRIBUTE_INVALID, ("dimension out of range",)),
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds for dimension", "index out of range", "out of range: tried to access",
-                                     "index out of bounds: 0 <=",  # inductor's generated bounds check
-                                     "indexing axis dim should be positive")),  # index_select into an empty axis
-    (ErrorClass.DTYPE_UNSUPPORTED, ("not implemented for", "expected dtype", "expected a long tensor", "expected scalar type",
-                                    "tensors used as indices must be")),
-    (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "size of index", "index should be smaller", "must be broadcastable",
-                                "index_select(): index", "shape mismatch", "must be 1-d", "too many indices",
-                                "size does not match", "must match the size of tensor")),  # also inside dynamo's wrapper, whose FakeTensor repr says "dtype"
-)  # fmt: skip
+    (
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        (
+            "out of bounds for dimension",
+            "index out of range",
+            "out of range: tried to access",
+            "index out of bounds: 0 <=",  # inductor's generated bounds check
+            "indexing axis dim should be positive",
+        ),
+    ),  # index_select into an empty axis
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        (
+            "not implemented for",
+            "expected dtype",
+            "expected a long tensor",
+            "expected scalar type",
+            "tensors used as indices must be",
+        ),
+    ),
+    (
+        ErrorClass.SHAPE_INVALID,
+        (
+            "same number of dimensions",
+            "size of index",
+            "index should be smaller",
+            "must be broadcastable",
+            "index_select(): index",
+            "shape mismatch",
+            "must be 1-d",
+            "too many indices",
+            "size does not match",
+            "must match the size of tensor",
+        ),
+    ),  # also inside dynamo's wrapper, whose FakeTensor repr says "dtype"
+)
 
 TORCH_PRELUDE = '''
 import numpy as np
@@ -110,7 +137,9 @@ class TorchOracle(FrameworkOracle):
         import torch
 
         name = "torch" + ("" if device == "cpu" else "-cuda") + ("" if mode == "eager" else f"-{mode}")
-        info = OracleInfo(name, "torch", torch.__version__, device, "compile (inductor)" if mode == "compile" else mode, TORCH_OPS)
+        info = OracleInfo(
+            name, "torch", torch.__version__, device, "compile (inductor)" if mode == "compile" else mode, TORCH_OPS
+        )
         super().__init__(info, TORCH_PRELUDE + f"\n\nDEVICE = {device!r}\n", TORCH_MODES[mode], TORCH_UNITS)
         self._last_op = ""
 
@@ -137,7 +166,7 @@ def _build() -> list[Oracle]:
 
 
 def oracles_here() -> list[Oracle]:
-    """"torch" (CPU eager), "torch-compile" (CPU, inductor), and "torch-cuda" when CUDA is available."""
+    """ "torch" (CPU eager), "torch-compile" (CPU, inductor), and "torch-cuda" when CUDA is available."""
     return when_installed(("torch",), _build)
 
 
@@ -157,4 +186,6 @@ def unavailable_here() -> dict[str, str]:
         return {}
     if torch.version.cuda is None:
         return {"torch-cuda": f"this torch ({torch.__version__}) is built without CUDA"}
-    return {"torch-cuda": f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; torch.cuda.device_count() == 0)"}
+    return {
+        "torch-cuda": f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; torch.cuda.device_count() == 0)"
+    }

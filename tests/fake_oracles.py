@@ -80,10 +80,18 @@ def _slow(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
 
 
 ACTIONS = {
-    "returns": _returns, "raises": _raises, "segfault": _segfault, "abort": _abort, "exit": _exit, "hang": _hang,
-    "spin": _spin, "slow": _slow, "none": lambda *_: None, "list": lambda d, i, a: _returns(d, i, a).tolist(),
+    "returns": _returns,
+    "raises": _raises,
+    "segfault": _segfault,
+    "abort": _abort,
+    "exit": _exit,
+    "hang": _hang,
+    "spin": _spin,
+    "slow": _slow,
+    "none": lambda *_: None,
+    "list": lambda d, i, a: _returns(d, i, a).tolist(),
     "scalar": lambda d, i, a: _returns(d, i, a).sum(),
-}  # fmt: skip
+}
 
 
 class FakeOracle(Oracle):

@@ -31,8 +31,17 @@ from conformance.spec.plans import EqClass
 Shape = tuple[int, ...]
 Case = tuple[np.ndarray, np.ndarray, dict[str, Any]]
 
-AXIS_NONE_OPS = frozenset({"numpy.take", "numpy.take_along_axis", "jax.numpy.take", "jax.numpy.take_along_axis", "torch.take_along_dim",
-                           "tensorflow.experimental.numpy.take", "tensorflow.experimental.numpy.take_along_axis"})  # fmt: skip
+AXIS_NONE_OPS = frozenset(
+    {
+        "numpy.take",
+        "numpy.take_along_axis",
+        "jax.numpy.take",
+        "jax.numpy.take_along_axis",
+        "torch.take_along_dim",
+        "tensorflow.experimental.numpy.take",
+        "tensorflow.experimental.numpy.take_along_axis",
+    }
+)
 WINDOW_OPS = frozenset({"torch.gather", "onnx.GatherElements"})
 MODES: dict[str, tuple[Any, ...]] = {s.name: tuple(s.mode_policies) for s in specs() if s.mode_attr}
 """Each op's index modes, as the catalog lists them."""

@@ -25,9 +25,22 @@ Shape = tuple[int, ...]
 
 INDEX_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 NUMERIC_DTYPES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-)  # fmt: skip
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
 DATA_DTYPES = NUMERIC_DTYPES + ("str", "object")
 
 
@@ -147,7 +160,9 @@ def index_values(dtype: np.dtype, size_hint: int) -> st.SearchStrategy[int]:
     """Mostly small values around the valid range, sometimes the dtype's extremes."""
     info = np.iinfo(dtype)
     lo, hi = max(int(info.min), -size_hint - 2), min(int(info.max), size_hint + 2)
-    extremes = sorted({int(info.min), int(info.max), max(int(info.min), -1), min(int(info.max), 2**31 - 1), int(info.max) // 2 + 1})
+    extremes = sorted(
+        {int(info.min), int(info.max), max(int(info.min), -1), min(int(info.max), 2**31 - 1), int(info.max) // 2 + 1}
+    )
     return st.one_of(st.integers(lo, hi), st.integers(lo, hi), st.integers(lo, hi), st.sampled_from(extremes))
 
 
@@ -157,7 +172,9 @@ def data_array(dtype_name: str, shape: Shape) -> st.SearchStrategy[np.ndarray]:
     n = math.prod(shape)
     dtype = np_dtype(dtype_name)
     if dtype_name == "bool":
-        return st.binary(min_size=n, max_size=n).map(lambda b: (np.frombuffer(b, np.uint8) & 1).astype(bool).reshape(shape))
+        return st.binary(min_size=n, max_size=n).map(
+            lambda b: (np.frombuffer(b, np.uint8) & 1).astype(bool).reshape(shape)
+        )
     if dtype_name == "str":
         return st.lists(st.text("ab\u00e9\u4e2d", max_size=3), min_size=n, max_size=n).map(
             lambda v: np.array(v, dtype=dtype).reshape(shape)
@@ -166,7 +183,9 @@ def data_array(dtype_name: str, shape: Shape) -> st.SearchStrategy[np.ndarray]:
         objects = st.one_of(st.integers(-3, 3), st.text("xy", max_size=2), st.none())
         return st.lists(objects, min_size=n, max_size=n).map(lambda v: _object_array(v, shape))
     nbytes = n * dtype.itemsize
-    return st.binary(min_size=nbytes, max_size=nbytes).map(lambda b: np.frombuffer(b, dtype=dtype).reshape(shape).copy())
+    return st.binary(min_size=nbytes, max_size=nbytes).map(
+        lambda b: np.frombuffer(b, dtype=dtype).reshape(shape).copy()
+    )
 
 
 def _object_array(values: list[Any], shape: Shape) -> np.ndarray:

@@ -180,7 +180,10 @@ def test_the_top_of_conformance_holds_only_the_api_and_one_line_shims() -> None:
 def test_the_root_modules_re_export_only_their_floor() -> None:
     graph = _graph()
     for name, package in ROOT_MODULES.items():
-        assert graph[name] and all(d == package or d.startswith(package + ".") for d in graph[name]), (name, graph[name])
+        assert graph[name] and all(d == package or d.startswith(package + ".") for d in graph[name]), (
+            name,
+            graph[name],
+        )
     inside = {m for m, deps in graph.items() if m.startswith("conformance.") and deps & set(ROOT_MODULES)}
     assert inside == set(), "no module of the package imports its root (import the floor itself)"
 

@@ -57,13 +57,21 @@ def _ids_output(case: Case, policy: IndexPolicy) -> np.ndarray | None:
 
 def _distinct(outputs: dict[str, np.ndarray | None], names: Sequence[str]) -> list[tuple[str, str]]:
     """The pairs among ``names`` whose outputs are equal (None: the policy raised)."""
-    return [(a, b) for a, b in itertools.combinations(names, 2) if outputs[a] is None or outputs[b] is None or same_bits(outputs[a], outputs[b])]  # type: ignore[arg-type]
+    return [
+        (a, b)
+        for a, b in itertools.combinations(names, 2)
+        if outputs[a] is None or outputs[b] is None or same_bits(outputs[a], outputs[b])
+    ]  # type: ignore[arg-type]
 
 
 POLICY_PROBES = [p for p in all_probes() if condition(p.condition).policy]
 
 
-@pytest.mark.parametrize("probe", POLICY_PROBES, ids=lambda p: f"{p.condition}-{p.eq_class.name}-{p.class_case.index_dtype}-m{p.class_case.mode}")
+@pytest.mark.parametrize(
+    "probe",
+    POLICY_PROBES,
+    ids=lambda p: f"{p.condition}-{p.eq_class.name}-{p.class_case.index_dtype}-m{p.class_case.mode}",
+)
 def test_policy_probes_tell_every_index_policy_apart(probe) -> None:
     """Gathered axes of 3 or more, distinct data, and candidate policies that
     give different outputs wherever they read different elements; the
@@ -82,7 +90,11 @@ def test_policy_probes_tell_every_index_policy_apart(probe) -> None:
             if got[a] is not None and got[b] is not None:
                 assert same_bits(got[a], got[b]) == same_bits(ids[a], ids[b]), (case.op, a, b)  # type: ignore[arg-type]
         if probe.condition in ("negative", "minus-size"):
-            must = [ONNX, CLIP, ZERO_FILL]  # wraps, clamps the raw value, rejects: the wrapping policies agree in [-size, -1]
+            must = [
+                ONNX,
+                CLIP,
+                ZERO_FILL,
+            ]  # wraps, clamps the raw value, rejects: the wrapping policies agree in [-size, -1]
         else:
             must = [MODULO, WRAP_THEN_CLAMP, ZERO_FILL, WRAP_THEN_FILL]
         assert not _distinct(got, [p.name for p in must]), (case.op, case.indices.tolist())
@@ -148,7 +160,9 @@ def test_every_condition_of_every_class_reaches_some_catalog_op() -> None:
 def test_adding_an_op_to_an_oracle_adds_its_cells(numpy_atlas) -> None:
     _, infos = numpy_atlas
     info = infos["numpy"]
-    more = {"numpy": OracleInfo(info.name, info.framework, info.version, info.device, info.mode, (*info.ops, "torch.take"))}
+    more = {
+        "numpy": OracleInfo(info.name, info.framework, info.version, info.device, info.mode, (*info.ops, "torch.take"))
+    }
     added = expected_cells(more) - expected_cells(infos)
     assert {op for _, _, op, _ in added} == {"torch.take"}
     assert {cond for cond, _, _, _ in added} == {c.key for c in CONDITIONS if EqClass.FLAT in c.eq_classes}
@@ -230,7 +244,17 @@ def test_atlas_file_round_trips(numpy_atlas, tmp_path) -> None:
     d = json.loads(path.read_text())
     assert d["format"] == ATLAS_FORMAT and len(d["cells"]) == len(atlas.cells)
     assert [c["key"] for c in d["conditions"]] == [c.key for c in CONDITIONS]
-    assert set(d["cells"][0]) >= {"condition", "eq_class", "op", "oracle", "version", "behaviour", "error_class", "documented", "example"}
+    assert set(d["cells"][0]) >= {
+        "condition",
+        "eq_class",
+        "op",
+        "oracle",
+        "version",
+        "behaviour",
+        "error_class",
+        "documented",
+        "example",
+    }
     loaded = Atlas.load(path)
     assert [c.to_json() for c in loaded.cells] == [c.to_json() for c in atlas.cells] and loaded.errors == atlas.errors
     assert not list(tmp_path.glob(".*.tmp")), "written atomically: no temporary file left"

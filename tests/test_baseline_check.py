@@ -17,15 +17,35 @@ from conformance.results.run_result import RunResult
 def _result(*sigs: Signature) -> RunResult:
     case = Case("numpy.take", np.zeros(1), np.zeros(1, np.int64), {})
     facts = {"oracles": {"numpy": {"version": "2.4.6", "device": "cpu", "mode": "eager", "ops": ["numpy.take"]}}}
-    return RunResult(facts, 0, {"ops": None}, {"numpy": 10}, 0.0, {}, [Finding(s, case, Outcome.returned(np.zeros(1)), {}) for s in sigs])
+    return RunResult(
+        facts,
+        0,
+        {"ops": None},
+        {"numpy": 10},
+        0.0,
+        {},
+        [Finding(s, case, Outcome.returned(np.zeros(1)), {}) for s in sigs],
+    )
 
 
-SIG = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input",))
+SIG = Signature(
+    "numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input",)
+)
 
 
 def test_known_finding_passes_and_is_annotated() -> None:
     r = _result(SIG)
-    entries = [Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", policy="", condition=("precondition: *",), note="n", link="L")]
+    entries = [
+        Entry(
+            op="numpy.take",
+            oracle="numpy",
+            outcome="value instead of error",
+            policy="",
+            condition=("precondition: *",),
+            note="n",
+            link="L",
+        )
+    ]
     assert check(r, entries) == []
     marked = annotated(r, entries)
     assert marked.findings[0].status == "known" and marked.findings[0].baseline_link == "L"
@@ -37,21 +57,31 @@ def test_new_finding_is_reported() -> None:
 
 
 def test_an_entry_matches_its_condition_exactly_not_a_subset() -> None:
-    wider = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input", "0-d"))
-    entry = Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", condition=("precondition: 0-d input",))
+    wider = Signature(
+        "numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input", "0-d")
+    )
+    entry = Entry(
+        op="numpy.take", oracle="numpy", outcome="value instead of error", condition=("precondition: 0-d input",)
+    )
     assert entry.matches(SIG) and not entry.matches(wider)
 
 
 def test_replayed_entries_fixed_or_changed_fail_the_gate_and_skipped_ones_do_not() -> None:
     r = _result()
-    r.replay = [{"entry": "a", "status": "fixed", "detail": "d"}, {"entry": "b", "status": "changed", "detail": "now x"},
-                {"entry": "c", "status": "skipped", "detail": "no oracle"}, {"entry": "d", "status": "reproduces", "detail": ""}]  # fmt: skip
+    r.replay = [
+        {"entry": "a", "status": "fixed", "detail": "d"},
+        {"entry": "b", "status": "changed", "detail": "now x"},
+        {"entry": "c", "status": "skipped", "detail": "no oracle"},
+        {"entry": "d", "status": "reproduces", "detail": ""},
+    ]
     problems = check(r, [])
     assert [p.split(":")[0] for p in problems] == ["fixed upstream", "changed"]
 
 
 def test_version_ranges() -> None:
-    assert in_range("2.13.0+cpu", ">=2.13,<2.14") and not in_range("2.14.0", ">=2.13,<2.14") and in_range("1.2", "==1.*")
+    assert (
+        in_range("2.13.0+cpu", ">=2.13,<2.14") and not in_range("2.14.0", ">=2.13,<2.14") and in_range("1.2", "==1.*")
+    )
 
 
 def test_a_nightly_before_a_release_is_not_in_a_range_starting_at_that_release() -> None:

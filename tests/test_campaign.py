@@ -41,7 +41,9 @@ def test_campaign_writes_results_json_that_round_trips(small_run) -> None:
     result, out = small_run
     loaded = RunResult.load(f"{out}/results.json")
     assert [f.signature for f in loaded.findings] == [f.signature for f in result.findings]
-    assert json.loads(Path(f"{out}/results.json").read_text())["figures"]["class_cases"] == result.figures["class_cases"]
+    assert (
+        json.loads(Path(f"{out}/results.json").read_text())["figures"]["class_cases"] == result.figures["class_cases"]
+    )
 
 
 def test_campaign_is_deterministic_for_a_seed(local_oracles) -> None:
@@ -69,6 +71,7 @@ def test_jax_clip_clamps_the_raw_index_like_numpy(local_oracles) -> None:
     if not any(o.name == "jax" for o in local_oracles):
         pytest.skip("jax is not available")
     infos = {o.name: o.info() for o in local_oracles}
+
     def judged(mode: int):
         cc = ClassCase(EqClass.BLOCK, (4,), (3,), 0, 0, "int32", "int64", "negative", False, "contiguous", mode, 0)
         return {j.case.op: j for j in evaluate(cc, local_oracles, infos)}

@@ -36,7 +36,7 @@ def oracles_here():
     return [SmallHangs("returns", "small-hangs")]
 '''
 
-CRASH_THEN_GONE = f'''
+CRASH_THEN_GONE = f"""
 import os, sys, ctypes
 MARKER = __file__ + ".imported"
 if os.path.exists(MARKER):
@@ -54,7 +54,7 @@ class CrashThenGone(FakeOracle):
 
 def oracles_here():
     return [CrashThenGone("returns", "crash-then-gone")]
-'''
+"""
 
 
 def _oracle(tmp_path: Path, name: str, source: str, timeout: float) -> IsolatedOracle:

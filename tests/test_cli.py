@@ -33,7 +33,16 @@ def _run(args: list[str], capsys) -> tuple[int, str]:
         (["check", "--oracles", "numpy", "--ops", "torch.gather"], ["no selected oracle implements torch.gather"]),
         (["check", "--ops", "webnn.gather"], ["no selected oracle implements webnn.gather"]),
     ],
-    ids=["unknown op", "budget 0", "max-examples 0", "negative timeout", "bad shard", "unknown oracle", "op without oracle", "spec-only op"],
+    ids=[
+        "unknown op",
+        "budget 0",
+        "max-examples 0",
+        "negative timeout",
+        "bad shard",
+        "unknown oracle",
+        "op without oracle",
+        "spec-only op",
+    ],
 )
 def test_bad_campaign_arguments_fail_before_any_work(args, words, capsys, tmp_path) -> None:
     code, text = _run([*args, "--out", str(tmp_path / "out")], capsys)
@@ -45,17 +54,25 @@ def test_bad_campaign_arguments_fail_before_any_work(args, words, capsys, tmp_pa
 def test_out_naming_a_file_or_an_unwritable_place_fails_first(capsys, tmp_path) -> None:
     a_file = tmp_path / "f"
     a_file.write_text("x")
-    assert _run(["run", *FAST, "--out", str(a_file)], capsys) == (2, _run(["run", *FAST, "--out", str(a_file)], capsys)[1])
+    assert _run(["run", *FAST, "--out", str(a_file)], capsys) == (
+        2,
+        _run(["run", *FAST, "--out", str(a_file)], capsys)[1],
+    )
     code, text = _run(["run", *FAST, "--out", "/proc/no/such/place"], capsys)
     assert code == 2 and "--out" in text and "cannot write" in text
 
 
 @pytest.mark.parametrize(
     ("content", "words"),
-    [("", "not JSON (empty file)"), ("{}", "not a gather-conformance results file"), ('{"format": 2, "findin', "not JSON"),
-     ('{"format": 3}', "damaged results file"), ("[1, 2]", "not a gather-conformance results file")],
+    [
+        ("", "not JSON (empty file)"),
+        ("{}", "not a gather-conformance results file"),
+        ('{"format": 2, "findin', "not JSON"),
+        ('{"format": 3}', "damaged results file"),
+        ("[1, 2]", "not a gather-conformance results file"),
+    ],
     ids=["empty", "{}", "truncated", "missing keys", "a list"],
-)  # fmt: skip
+)
 def test_report_on_something_that_is_not_results_names_the_file(content, words, capsys, tmp_path) -> None:
     path = tmp_path / "results.json"
     path.write_text(content)
@@ -70,14 +87,46 @@ def test_report_on_a_folder_without_results_says_so(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize(
     ("baseline", "words"),
-    [({"format": 1, "entries": [{}]}, "entry 1: missing op"),
-     ({"format": 1, "entries": [{"op": "numpy.take", "oracle": "numpy", "outcome": "wrong value", "versions": "banana",
-                                 "note": "n", "at_fault": "docs", "link": "l"}]}, "not a PEP 440 specifier set"),
-     ({"format": 1, "entries": [{"op": "*", "oracle": "*", "outcome": "*", "versions": "", "note": "n", "at_fault": "docs",
-                                 "link": "l"}]}, "must name something"),
-     ({"entries": []}, "format must be 2")],
+    [
+        ({"format": 1, "entries": [{}]}, "entry 1: missing op"),
+        (
+            {
+                "format": 1,
+                "entries": [
+                    {
+                        "op": "numpy.take",
+                        "oracle": "numpy",
+                        "outcome": "wrong value",
+                        "versions": "banana",
+                        "note": "n",
+                        "at_fault": "docs",
+                        "link": "l",
+                    }
+                ],
+            },
+            "not a PEP 440 specifier set",
+        ),
+        (
+            {
+                "format": 1,
+                "entries": [
+                    {
+                        "op": "*",
+                        "oracle": "*",
+                        "outcome": "*",
+                        "versions": "",
+                        "note": "n",
+                        "at_fault": "docs",
+                        "link": "l",
+                    }
+                ],
+            },
+            "must name something",
+        ),
+        ({"entries": []}, "format must be 2"),
+    ],
     ids=["empty entry", "bad versions", "match-all entry", "no format"],
-)  # fmt: skip
+)
 def test_a_baseline_that_is_not_valid_fails_before_the_campaign(baseline, words, capsys, tmp_path) -> None:
     path = tmp_path / "baseline.json"
     path.write_text(json.dumps(baseline))
@@ -123,9 +172,9 @@ def test_a_run_leaves_nothing_stale_from_an_earlier_run(capsys, tmp_path) -> Non
     assert json.loads((out / "results.json").read_text())["format"] == 3
 
 
-BROKEN_JAX = textwrap.dedent('''
+BROKEN_JAX = textwrap.dedent("""
     raise ImportError("jax is broken on purpose (test)")
-''')
+""")
 
 
 def test_a_framework_that_fails_to_import_fails_the_gate_unless_allowed(tmp_path) -> None:
@@ -136,8 +185,12 @@ def test_a_framework_that_fails_to_import_fails_the_gate_unless_allowed(tmp_path
     cmd = [sys.executable, "-m", "conformance.cli.main", "check", *FAST, "--out", str(tmp_path / "o")]
     failed = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, check=False)
     assert failed.returncode == 2 and "jax is broken on purpose" in failed.stderr, failed.stderr[-2000:]
-    allowed = subprocess.run([*cmd, "--allow-missing"], capture_output=True, text=True, env=env, timeout=300, check=False)
-    assert allowed.returncode in (0, 1) and "going on without" in allowed.stderr and "jax" in allowed.stderr, allowed.stderr[-2000:]
+    allowed = subprocess.run(
+        [*cmd, "--allow-missing"], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+    assert allowed.returncode in (0, 1) and "going on without" in allowed.stderr and "jax" in allowed.stderr, (
+        allowed.stderr[-2000:]
+    )
     assert "jax" in json.loads((tmp_path / "o" / "results.json").read_text())["facts"]["missing"].__repr__()
 
 
@@ -151,16 +204,28 @@ def test_nothing_tested_never_passes(tmp_path) -> None:
 def test_shards_merge_through_the_cli_into_one_report(capsys, tmp_path) -> None:
     for i in range(2):
         assert _run(["run", *FAST, "--shard", f"{i}/2", "--out", str(tmp_path / f"s{i}")], capsys)[0] == 0
-    code, _text = _run(["report", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(tmp_path / "merged")], capsys)
+    code, _text = _run(
+        ["report", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(tmp_path / "merged")], capsys
+    )
     assert code == 0 and (tmp_path / "merged" / "index.html").exists()
-
-
 
 
 @pytest.mark.parametrize("seed", ["0", "7"])
 def test_the_gate_passes_on_the_pinned_versions_whatever_the_seed(seed, capsys, tmp_path) -> None:
     # isolated (so the atlas and the baseline replay run); one oracle and op family keep it fast
-    args = ["check", "--oracles", "numpy", "--ops", "numpy.take_along_axis", "--max-examples", "30", "--seed", seed, "--out", str(tmp_path / "o")]
+    args = [
+        "check",
+        "--oracles",
+        "numpy",
+        "--ops",
+        "numpy.take_along_axis",
+        "--max-examples",
+        "30",
+        "--seed",
+        seed,
+        "--out",
+        str(tmp_path / "o"),
+    ]
     code, text = _run(args, capsys)
     assert code == 0, text[-3000:]
     replay = json.loads((tmp_path / "o" / "results.json").read_text())["replay"]

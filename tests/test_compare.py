@@ -28,8 +28,14 @@ def test_a_flipped_bit_is_a_wrong_value() -> None:
 
 
 def test_dtype_and_shape_are_part_of_the_value() -> None:
-    assert _verdict("numpy.take", [1], Outcome.returned(np.array([20], np.int64)), "in-range", axis=0).outcome == "wrong dtype"
-    assert _verdict("numpy.take", [1], Outcome.returned(np.array([[20]], np.int32)), "in-range", axis=0).outcome == "wrong shape"
+    assert (
+        _verdict("numpy.take", [1], Outcome.returned(np.array([20], np.int64)), "in-range", axis=0).outcome
+        == "wrong dtype"
+    )
+    assert (
+        _verdict("numpy.take", [1], Outcome.returned(np.array([[20]], np.int32)), "in-range", axis=0).outcome
+        == "wrong shape"
+    )
 
 
 def test_negative_zero_differs_from_zero() -> None:
@@ -61,14 +67,24 @@ def test_unexplained_value_is_garbage() -> None:
 
 
 def test_error_where_reference_raises_conforms_unless_it_blames_the_dtype() -> None:
-    ok = _verdict("numpy.take", [9], Outcome.raised(IndexError("out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE), "oob-above", axis=0)
-    wrong = _verdict("numpy.take", [9], Outcome.raised(TypeError("dtype"), ErrorClass.DTYPE_UNSUPPORTED), "oob-above", axis=0)
+    ok = _verdict(
+        "numpy.take",
+        [9],
+        Outcome.raised(IndexError("out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE),
+        "oob-above",
+        axis=0,
+    )
+    wrong = _verdict(
+        "numpy.take", [9], Outcome.raised(TypeError("dtype"), ErrorClass.DTYPE_UNSUPPORTED), "oob-above", axis=0
+    )
     assert ok.conforms and ok.behaviour is Behaviour.RAISES
     assert (wrong.conforms, wrong.outcome, wrong.behaviour) == (False, "dtype rejected", Behaviour.DTYPE_REJECTED)
 
 
 def test_error_where_reference_returns_names_the_error_class() -> None:
-    v = _verdict("numpy.take", [1], Outcome.raised(TypeError("cannot cast"), ErrorClass.DTYPE_UNSUPPORTED), "in-range", axis=0)
+    v = _verdict(
+        "numpy.take", [1], Outcome.raised(TypeError("cannot cast"), ErrorClass.DTYPE_UNSUPPORTED), "in-range", axis=0
+    )
     assert v.outcome == "dtype rejected"  # int64 data, int64 indices: both documented
 
 
@@ -78,11 +94,16 @@ def test_crash_and_timeout_are_their_own_outcomes() -> None:
 
 
 def test_precondition_violation_accepted_is_a_discrepancy() -> None:
-    case = Case("torch.gather", np.zeros((2, 2)), np.zeros((3, 3), np.int64), {"dim": 0}, CaseTags("in-range", "int64", "float"))
+    case = Case(
+        "torch.gather", np.zeros((2, 2)), np.zeros((3, 3), np.int64), {"dim": 0}, CaseTags("in-range", "int64", "float")
+    )
     v = judge(case, reference_outcome(case), Outcome.returned(np.zeros((3, 3))), PolicyValues(case))
     assert v.outcome == "value instead of error"
 
 
 def test_observed_policy_of_an_error_is_raises() -> None:
     case = Case("numpy.take", X, np.array([9]), {"axis": 0})
-    assert observed_policy(Outcome.raised(IndexError("x"), ErrorClass.INDEX_OUT_OF_RANGE), PolicyValues(case)) is Behaviour.RAISES
+    assert (
+        observed_policy(Outcome.raised(IndexError("x"), ErrorClass.INDEX_OUT_OF_RANGE), PolicyValues(case))
+        is Behaviour.RAISES
+    )

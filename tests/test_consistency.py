@@ -40,16 +40,34 @@ def _frameworks_here(in_process) -> set[str]:
 def test_every_catalog_op_has_an_oracle_unit_or_is_spec_only(in_process) -> None:
     implemented = {op for o in in_process.values() for op in o.info().ops}
     here = _frameworks_here(in_process)
-    missing = sorted(k for k in KEYS if k not in implemented and OpKey.parse(k).framework not in SPEC_ONLY and OpKey.parse(k).framework in here)
+    missing = sorted(
+        k
+        for k in KEYS
+        if k not in implemented and OpKey.parse(k).framework not in SPEC_ONLY and OpKey.parse(k).framework in here
+    )
     assert missing == []
-    assert not [k for k in KEYS if OpKey.parse(k).framework in SPEC_ONLY and k in implemented], "a spec-only op with an oracle: drop it from SPEC_ONLY"
+    assert not [k for k in KEYS if OpKey.parse(k).framework in SPEC_ONLY and k in implemented], (
+        "a spec-only op with an oracle: drop it from SPEC_ONLY"
+    )
 
 
 def _sample(op: str):
     """An in-range case of ``op`` from the catalog's own translation."""
     eq = next(s.eq_class for s in specs() if s.key == op)
-    cc = ClassCase(eq, (3, 4), (2, 2) if eq is not EqClass.ND else (2, 1), 0 if eq is not EqClass.FLAT else None, 0,
-                   "float32", "int64", "in-range", False, "contiguous", 0, 1)  # fmt: skip
+    cc = ClassCase(
+        eq,
+        (3, 4),
+        (2, 2) if eq is not EqClass.ND else (2, 1),
+        0 if eq is not EqClass.FLAT else None,
+        0,
+        "float32",
+        "int64",
+        "in-range",
+        False,
+        "contiguous",
+        0,
+        1,
+    )
     return next(c for c in translate(cc) if c.op == op)
 
 
@@ -63,7 +81,9 @@ def test_every_oracle_op_is_in_the_catalog_and_renders_a_reproducer(in_process) 
 
 
 def _run_script(path: Path, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(path)], cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, str(path)], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
 
 
 @pytest.mark.timeout(900)
@@ -87,10 +107,11 @@ def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) ->
     elsewhere.mkdir()
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda job: _run_script(job[1], elsewhere), jobs))
-    failures = [(f.signature.words(), r.returncode, r.stdout[-400:] + r.stderr[-400:]) for (f, _), r in zip(jobs, runs)
-                if r.returncode != 1 or "REPRODUCED" not in r.stdout]  # fmt: skip
+    failures = [
+        (f.signature.words(), r.returncode, r.stdout[-400:] + r.stderr[-400:])
+        for (f, _), r in zip(jobs, runs)
+        if r.returncode != 1 or "REPRODUCED" not in r.stdout
+    ]
     assert failures == []
     frameworks = {result.facts["oracles"][f.signature.oracle]["framework"] for f, _ in jobs}
     assert len(frameworks) >= 3, frameworks
-
-

@@ -25,11 +25,23 @@ I = np.array([[0, 1]])
         ((X, I, [np.True_]), TypeError, r"axes\[0\] must be an integer, got bool"),
         ((X, I, [None]), TypeError, r"axes\[0\] must be an integer, got NoneType"),
         ((X, I, "1"), TypeError, r"axes must be a sequence of ints, got str"),
-        ((X.tolist(), I, [1]), TypeError, r"gather_multiaxis: input must be an array \(numpy ndarray or array-API array\), got list"),
+        (
+            (X.tolist(), I, [1]),
+            TypeError,
+            r"gather_multiaxis: input must be an array \(numpy ndarray or array-API array\), got list",
+        ),
         ((X, [[0, 1]], [1]), TypeError, r"gather_multiaxis: indices must be an array .*got list"),
         ((X, I, 1), TypeError, r"axes must be a sequence of ints"),
-        ((X, np.zeros((1, 3), int), [0, 1]), ValueError, r"indices\.shape\[-1\] = 3 must be a multiple of len\(axes\) = 2"),
-        ((X, np.zeros((2, 2), int), [1]), ValueError, r"input\.shape\[0\] = 3 and the logical indices shape\[0\] = 2 are not broadcastable: dimension 0"),
+        (
+            (X, np.zeros((1, 3), int), [0, 1]),
+            ValueError,
+            r"indices\.shape\[-1\] = 3 must be a multiple of len\(axes\) = 2",
+        ),
+        (
+            (X, np.zeros((2, 2), int), [1]),
+            ValueError,
+            r"input\.shape\[0\] = 3 and the logical indices shape\[0\] = 2 are not broadcastable: dimension 0",
+        ),
         ((X, np.zeros((1, 2), np.float32), [1]), TypeError, r"indices must have an integer dtype.*float32"),
         ((X, np.zeros((1, 2), bool), [1]), TypeError, r"indices must have an integer dtype.*bool"),
     ],
@@ -41,7 +53,9 @@ def test_gather_multiaxis_rejects_bad_arguments_naming_them(args, error, match) 
 
 def test_out_of_range_index_error_names_axis_size_value_and_position() -> None:
     bad = np.array([[0, 1], [2, 9], [-5, 3]])
-    with pytest.raises(IndexError, match=r"indices\[1, 1\] = 9 is out of range for axis 1 of size 4 \(valid: \[-4, 3\]\)"):
+    with pytest.raises(
+        IndexError, match=r"indices\[1, 1\] = 9 is out of range for axis 1 of size 4 \(valid: \[-4, 3\]\)"
+    ):
         gather_multiaxis(X, bad, [1])
     with pytest.raises(IndexError, match=r"indices\[0, 0\] = -1 is out of range for axis 0 of size 3"):
         gather_multiaxis(X, np.array([[-1]]), [0], policy="error-nonnegative")
@@ -72,26 +86,124 @@ def test_axes_items_of_any_integer_type_are_accepted(axis) -> None:
         ("onnx.Gather", X, I, {"dim": 0}, TypeError, r"unknown attribute\(s\) \['dim'\]"),
         ("onnx.Gather", X, I, {"axis": 2}, ValueError, r"onnx\.Gather: axis = 2 is out of range for a rank-2 input"),
         ("onnx.GatherND", X, np.zeros((2, 0), np.int64), {}, ValueError, r"indices\.shape\[-1\] must be at least 1"),
-        ("onnx.GatherND", X, np.zeros((2, 3), np.int64), {}, ValueError, r"indices\.shape\[-1\] = 3 must be <= rank\(data\)"),
-        ("onnx.GatherND", X, np.zeros((2, 1), np.int64), {"batch_dims": 1}, ValueError, r"first batch_dims = 1 dimensions of data \(3,\) and indices \(2,\) must be equal"),
-        ("torch.gather", X, np.zeros((4, 1), np.int64), {"dim": 1}, ValueError, r"index\.shape\[0\] must not exceed the input's in dimensions other than dim=1"),
-        ("torch.gather", X, np.zeros((3, 1), np.int32), {"dim": 1}, TypeError, r"torch\.gather: indices dtype int32 is not supported \(documented: int64\)"),
+        (
+            "onnx.GatherND",
+            X,
+            np.zeros((2, 3), np.int64),
+            {},
+            ValueError,
+            r"indices\.shape\[-1\] = 3 must be <= rank\(data\)",
+        ),
+        (
+            "onnx.GatherND",
+            X,
+            np.zeros((2, 1), np.int64),
+            {"batch_dims": 1},
+            ValueError,
+            r"first batch_dims = 1 dimensions of data \(3,\) and indices \(2,\) must be equal",
+        ),
+        (
+            "torch.gather",
+            X,
+            np.zeros((4, 1), np.int64),
+            {"dim": 1},
+            ValueError,
+            r"index\.shape\[0\] must not exceed the input's in dimensions other than dim=1",
+        ),
+        (
+            "torch.gather",
+            X,
+            np.zeros((3, 1), np.int32),
+            {"dim": 1},
+            TypeError,
+            r"torch\.gather: indices dtype int32 is not supported \(documented: int64\)",
+        ),
         ("onnx.GatherND", X, np.zeros((3, 1), np.int32), {}, TypeError, r"indices dtype int32 is not supported"),
-        ("webnn.gatherElements", X.astype(np.float32), np.zeros((2, 4), np.int32), {"axis": 1}, TypeError, r"indices\.shape must equal input\.shape except along axis 1"),
-        ("tensorflow.gather", X, np.zeros((3, 1), np.int32), {"axis": 0, "batch_dims": 1}, ValueError, r"batch_dims \(1\) must be less than or equal to axis \(0\)"),
+        (
+            "webnn.gatherElements",
+            X.astype(np.float32),
+            np.zeros((2, 4), np.int32),
+            {"axis": 1},
+            TypeError,
+            r"indices\.shape must equal input\.shape except along axis 1",
+        ),
+        (
+            "tensorflow.gather",
+            X,
+            np.zeros((3, 1), np.int32),
+            {"axis": 0, "batch_dims": 1},
+            ValueError,
+            r"batch_dims \(1\) must be less than or equal to axis \(0\)",
+        ),
         ("numpy.take", X, I, {"mode": "nope"}, ValueError, r"mode must be one of .*got 'nope'"),
         ("numpy.take_along_axis", X, np.zeros(2, np.int64), {"axis": 0}, ValueError, r"same rank, got 2 and 1"),
-        ("onnx.Gather", X.tolist(), I, {}, TypeError, r"reference: data must be an array \(numpy ndarray or array-API array\), got list"),
-        ("onnx.Gather", X, [[0, 1]], {}, TypeError, r"reference: indices must be an array \(numpy ndarray or array-API array\), got list"),
-        ("torch.gather", X, np.zeros((3, 1), np.int64), {}, TypeError, r"torch\.gather: attribute 'dim' is required \(no default\)"),
-        ("torch.index_select", X, np.zeros(2, np.int64), {}, TypeError, r"torch\.index_select: attribute 'dim' is required"),
-        ("webnn.gather", X.astype(np.float32), np.zeros(2, np.int32), {"axis": 2}, TypeError, r"webnn\.gather: axis = 2 is out of range"),
-        ("webnn.gather", X.astype(np.float32), np.zeros(2, np.int32), {"axis": -1}, TypeError, r"axis = -1 is out of range .*valid: \[0, 1\]"),
-        ("webnn.gatherND", X.astype(np.float32), np.zeros((2, 3), np.int32), {}, TypeError, r"indices\.shape\[-1\] = 3 must be <= rank"),
+        (
+            "onnx.Gather",
+            X.tolist(),
+            I,
+            {},
+            TypeError,
+            r"reference: data must be an array \(numpy ndarray or array-API array\), got list",
+        ),
+        (
+            "onnx.Gather",
+            X,
+            [[0, 1]],
+            {},
+            TypeError,
+            r"reference: indices must be an array \(numpy ndarray or array-API array\), got list",
+        ),
+        (
+            "torch.gather",
+            X,
+            np.zeros((3, 1), np.int64),
+            {},
+            TypeError,
+            r"torch\.gather: attribute 'dim' is required \(no default\)",
+        ),
+        (
+            "torch.index_select",
+            X,
+            np.zeros(2, np.int64),
+            {},
+            TypeError,
+            r"torch\.index_select: attribute 'dim' is required",
+        ),
+        (
+            "webnn.gather",
+            X.astype(np.float32),
+            np.zeros(2, np.int32),
+            {"axis": 2},
+            TypeError,
+            r"webnn\.gather: axis = 2 is out of range",
+        ),
+        (
+            "webnn.gather",
+            X.astype(np.float32),
+            np.zeros(2, np.int32),
+            {"axis": -1},
+            TypeError,
+            r"axis = -1 is out of range .*valid: \[0, 1\]",
+        ),
+        (
+            "webnn.gatherND",
+            X.astype(np.float32),
+            np.zeros((2, 3), np.int32),
+            {},
+            TypeError,
+            r"indices\.shape\[-1\] = 3 must be <= rank",
+        ),
         ("onnx.Gather", X, I, {"axis": None}, TypeError, r"onnx\.Gather: axis must be an integer, got NoneType None"),
-        ("onnx.GatherElements", X, I, {"axis": None}, TypeError, r"onnx\.GatherElements: axis must be an integer, got NoneType"),
+        (
+            "onnx.GatherElements",
+            X,
+            I,
+            {"axis": None},
+            TypeError,
+            r"onnx\.GatherElements: axis must be an integer, got NoneType",
+        ),
     ],
-)  # fmt: skip
+)
 def test_catalog_preconditions_raise_naming_the_argument_and_rule(op, data, indices, attrs, error, match) -> None:
     with pytest.raises(error, match=match):
         reference(op, data, indices, **attrs)
@@ -112,8 +224,13 @@ INT_ATTR_CASES = [  # (op, data, indices, the attribute, other attributes)
     ("onnx.GatherND", X, np.zeros((3, 1), np.int64), "batch_dims", {}),
     ("tensorflow.gather_nd", X, np.zeros((3, 1), np.int64), "batch_dims", {}),
 ]
-NONE_ALLOWED = {("numpy.take", "axis"), ("jax.numpy.take", "axis"), ("numpy.take_along_axis", "axis"),
-                ("torch.take_along_dim", "dim"), ("tensorflow.gather", "axis")}  # fmt: skip
+NONE_ALLOWED = {
+    ("numpy.take", "axis"),
+    ("jax.numpy.take", "axis"),
+    ("numpy.take_along_axis", "axis"),
+    ("torch.take_along_dim", "dim"),
+    ("tensorflow.gather", "axis"),
+}
 
 
 @pytest.mark.parametrize(("op", "data", "indices", "attr", "others"), INT_ATTR_CASES)

@@ -30,7 +30,7 @@ from conformance.execution import (
     module_for,
     registered,
     run_on_all,
-)  # fmt: skip
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -113,8 +113,10 @@ def test_a_worker_spinning_in_c_dies_with_its_killed_parent(tmp_path, sig):
 # -- 3. faults stay faults, once -----------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "words"), [("fake-none", "returned a NoneType"), ("fake-list", "returned a list"),
-                                             ("fake-scalar", "returned a int64")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("fake-none", "returned a NoneType"), ("fake-list", "returned a list"), ("fake-scalar", "returned a int64")],
+)
 def test_an_answer_that_is_not_an_ndarray_is_a_protocol_error_and_keeps_the_worker(name, words):
     with IsolatedOracle(name, PATH, timeout=5) as oracle:
         first = oracle.run("numpy.take", X, I)
@@ -124,8 +126,10 @@ def test_an_answer_that_is_not_an_ndarray_is_a_protocol_error_and_keeps_the_work
 
 
 def test_an_in_process_answer_that_is_not_an_ndarray_is_a_protocol_error_too():
-    outcomes = run_on_all([FakeOracle("list"), FakeOracle("returns")],
-                          {"fake-list": [("numpy.take", X, I)], "fake-returns": [("numpy.take", X, I)]})  # fmt: skip
+    outcomes = run_on_all(
+        [FakeOracle("list"), FakeOracle("returns")],
+        {"fake-list": [("numpy.take", X, I)], "fake-returns": [("numpy.take", X, I)]},
+    )
     assert outcomes["fake-list"][0].kind is Kind.PROTOCOL and outcomes["fake-returns"][0].kind is Kind.VALUE
 
 

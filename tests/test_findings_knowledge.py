@@ -55,7 +55,9 @@ class Fixed:
 
 
 def test_a_one_element_axis_cannot_name_wrap_or_clamp() -> None:
-    case = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+    case = Case(
+        "numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int")
+    )
     assert observed_policy(Outcome.returned(np.array([7])), PolicyValues(case)) is Behaviour.AMBIGUOUS
 
 
@@ -143,12 +145,16 @@ def test_rejecting_an_undocumented_index_dtype_is_behaviour_not_a_finding() -> N
 
 
 def test_rejecting_a_documented_dtype_is_one_finding_whatever_the_regime() -> None:
-    got = Outcome.raised(TypeError("could not find an implementation for Gather(13) node with name ''"), ErrorClass.DTYPE_UNSUPPORTED)
+    got = Outcome.raised(
+        TypeError("could not find an implementation for Gather(13) node with name ''"), ErrorClass.DTYPE_UNSUPPORTED
+    )
     sigs = set()
     for idx, regime in (([0], "in-range"), ([7], "oob-above"), ([-1], "negative")):
         case, ref, v = _judge("onnx.Gather-13", np.zeros(3, np.complex64), np.array(idx, np.int64), got, regime, axis=0)
         sigs.add(signature(case, INFO, v, got, ref))
-    case, ref, v = _judge("onnx.Gather-11", np.zeros(3, np.complex128), np.array([0], np.int32), got, "in-range", axis=0)
+    case, ref, v = _judge(
+        "onnx.Gather-11", np.zeros(3, np.complex128), np.array([0], np.int32), got, "in-range", axis=0
+    )
     sigs.add(signature(case, INFO, v, got, ref))
     assert len(sigs) == 1 and next(iter(sigs)).tags == ("data dtype",) and next(iter(sigs)).op == "onnx.Gather"
 
@@ -173,9 +179,13 @@ def test_a_nan_payload_lost_is_named_as_such() -> None:
 
 
 def test_gather_1_negatives_are_spec_silent_not_a_violation() -> None:
-    _, _, v = _judge("onnx.Gather-1", np.array([1, 2, 3]), np.array([-1]), Outcome.returned(np.array([3])), "negative", axis=0)
+    _, _, v = _judge(
+        "onnx.Gather-1", np.array([1, 2, 3]), np.array([-1]), Outcome.returned(np.array([3])), "negative", axis=0
+    )
     assert (v.outcome, v.behaviour) == ("spec silent", Behaviour.WRAPS)
-    _, _, v11 = _judge("onnx.Gather-11", np.array([1, 2, 3]), np.array([-1]), Outcome.returned(np.array([3])), "negative", axis=0)
+    _, _, v11 = _judge(
+        "onnx.Gather-11", np.array([1, 2, 3]), np.array([-1]), Outcome.returned(np.array([3])), "negative", axis=0
+    )
     assert v11.conforms
 
 
@@ -186,7 +196,14 @@ def test_jnp_take_raising_on_an_empty_axis_is_numpys_rule_not_a_fault() -> None:
     with pytest.raises(IndexError, match="empty axis"):
         reference("jax.numpy.take", np.zeros(0, np.int32), np.array([1]), axis=0)
     exc = IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
-    _, _, v = _judge("jax.numpy.take", np.zeros(0, np.int32), np.array(1, np.int8), Outcome.raised(exc, classify_message(str(exc))), "oob-above", axis=0)
+    _, _, v = _judge(
+        "jax.numpy.take",
+        np.zeros(0, np.int32),
+        np.array(1, np.int8),
+        Outcome.raised(exc, classify_message(str(exc))),
+        "oob-above",
+        axis=0,
+    )
     assert v.conforms
 
 
@@ -223,9 +240,15 @@ def real_run():
 def test_no_finding_names_a_policy_another_candidate_also_explains(real_run) -> None:
     named = [f for f in real_run.findings if f.signature.policy in {b.value for _, b in CANDIDATES}]
     for f in named:
-        got = next(iter(f.outcomes.values())) if f.signature.oracle not in f.outcomes else f.outcomes[f.signature.oracle]
+        got = (
+            next(iter(f.outcomes.values())) if f.signature.oracle not in f.outcomes else f.outcomes[f.signature.oracle]
+        )
         values = PolicyValues(f.case)
-        words = {b for p, b in candidates(values) if (v := values.under(p)) is not None and got.value is not None and np.array_equal(v, got.value)}
+        words = {
+            b
+            for p, b in candidates(values)
+            if (v := values.under(p)) is not None and got.value is not None and np.array_equal(v, got.value)
+        }
         assert words == {Behaviour(f.signature.policy)}, f.signature.words()
 
 
@@ -236,7 +259,11 @@ def test_findings_of_a_real_campaign_list_their_variants(real_run) -> None:
 
 
 def test_evaluate_judges_each_oracle_once_per_case() -> None:
-    fake = Fixed("f", ["numpy.take"], lambda c: Outcome.returned(np.asarray(np.take(c.data, c.indices, axis=c.attrs["axis"], mode=c.attrs["mode"]))))
+    fake = Fixed(
+        "f",
+        ["numpy.take"],
+        lambda c: Outcome.returned(np.asarray(np.take(c.data, c.indices, axis=c.attrs["axis"], mode=c.attrs["mode"]))),
+    )
     cc = ClassCase(EqClass.BLOCK, (3,), (2,), 0, 0, "int32", "int64", "in-range", False, "contiguous", 0, 0)
     judged = evaluate(cc, [fake], {"f": fake.info()}, ["numpy.take"])
     assert len(judged) == 1 and judged[0].verdict.conforms

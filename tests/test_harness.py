@@ -50,8 +50,14 @@ def _reference(case: Case) -> Outcome:
 def _junk(case: Case) -> Any:
     """Every kind of wrong answer, chosen by the case."""
     k = int(case.data.size + case.indices.size) % 6
-    return [None, [1, 2], Outcome.returned(np.array(["x"])), Outcome.returned(np.zeros((2, 3), np.float16)),
-            Outcome.raised(RuntimeError("internal"), None), Outcome(kind="nonsense")][k]  # type: ignore[arg-type]  # fmt: skip
+    return [
+        None,
+        [1, 2],
+        Outcome.returned(np.array(["x"])),
+        Outcome.returned(np.zeros((2, 3), np.float16)),
+        Outcome.raised(RuntimeError("internal"), None),
+        Outcome(kind="nonsense"),
+    ][k]  # type: ignore[arg-type]
 
 
 FAKES = [Fake("echo", _reference), Fake("junk", _junk), Fake("raises", lambda c: 1 / 0)]
@@ -80,8 +86,11 @@ def test_a_campaign_over_junk_answering_oracles_has_no_harness_error(tmp_path) -
     assert {f.signature.outcome for f in result.findings if f.signature.oracle == "junk"} >= {"protocol error"}
 
 
-@pytest.mark.parametrize("answer", [lambda c: Outcome.returned(None), lambda c: Outcome.returned([1]), lambda c: None],
-                         ids=["value None", "value list", "None"])  # fmt: skip
+@pytest.mark.parametrize(
+    "answer",
+    [lambda c: Outcome.returned(None), lambda c: Outcome.returned([1]), lambda c: None],
+    ids=["value None", "value list", "None"],
+)
 def test_an_oracle_answering_non_arrays_is_one_protocol_error_finding(answer) -> None:
     fake = Fake("bad", answer, ("numpy.take",))
     result = run_campaign([fake], Settings(seed=2, max_examples=30, ops=("numpy.take",), shrink_evals=3))
@@ -90,7 +99,11 @@ def test_an_oracle_answering_non_arrays_is_one_protocol_error_finding(answer) ->
 
 
 def test_results_stream_while_running_and_rebuild_a_report_input(tmp_path) -> None:
-    result = run_campaign([Fake("echo", _reference), Fake("junk", _junk)], Settings(seed=3, max_examples=10, shrink_evals=3), out_dir=tmp_path)
+    result = run_campaign(
+        [Fake("echo", _reference), Fake("junk", _junk)],
+        Settings(seed=3, max_examples=10, shrink_evals=3),
+        out_dir=tmp_path,
+    )
     lines = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert lines[0]["type"] == "header" and lines[0]["format"] == 1 and lines[-1]["type"] == "end"
     assert sum(line["type"] == "judged" for line in lines) == result.figures["class_cases"]

@@ -45,7 +45,11 @@ def test_a_returned_value_comes_back_bit_for_bit_from_the_same_worker(any_oracle
 def test_a_raised_error_is_recorded_with_its_type_message_and_class_and_keeps_the_worker(any_oracle):
     pid = any_oracle.pid
     outcome = run(any_oracle, "raises")
-    assert (outcome.kind, outcome.error_type, outcome.error_class) == (Kind.ERROR, "IndexError", oracles.ErrorClass.INDEX_OUT_OF_RANGE)
+    assert (outcome.kind, outcome.error_type, outcome.error_class) == (
+        Kind.ERROR,
+        "IndexError",
+        oracles.ErrorClass.INDEX_OUT_OF_RANGE,
+    )
     assert "out of bounds" in outcome.message
     assert any_oracle.pid == pid
 
@@ -58,7 +62,9 @@ def test_a_raised_error_is_recorded_with_its_type_message_and_class_and_keeps_th
         ("exit", None, 3, "code 3"),
     ],
 )
-def test_a_crash_is_recorded_with_its_signal_or_exit_code_and_the_next_case_gets_a_fresh_worker(any_oracle, do, sig, code, words):
+def test_a_crash_is_recorded_with_its_signal_or_exit_code_and_the_next_case_gets_a_fresh_worker(
+    any_oracle, do, sig, code, words
+):
     pid = any_oracle.pid
     crash = run(any_oracle, do)
     assert (crash.kind, crash.signal, crash.exit_code) == (Kind.CRASH, sig, code)
@@ -81,8 +87,16 @@ def test_a_hang_is_a_timeout_within_the_timeout_and_the_next_case_gets_a_fresh_w
     assert run(any_oracle, "returns").kind is Kind.VALUE and any_oracle.pid != pid
 
 
-@pytest.mark.parametrize(("name", "kind"), [("fake-returns", Kind.VALUE), ("fake-raises", Kind.ERROR), ("fake-segfault", Kind.CRASH),
-                                            ("fake-abort", Kind.CRASH), ("fake-hang", Kind.TIMEOUT)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("fake-returns", Kind.VALUE),
+        ("fake-raises", Kind.ERROR),
+        ("fake-segfault", Kind.CRASH),
+        ("fake-abort", Kind.CRASH),
+        ("fake-hang", Kind.TIMEOUT),
+    ],
+)
 def test_each_misbehaving_oracle_is_recorded_as_its_outcome_twice_in_a_row(name, kind):
     with IsolatedOracle(name, PATH, timeout=1.0) as oracle:
         assert [o.kind for o in oracle.run_many([("numpy.take", X, I)] * 2)] == [kind, kind]
@@ -164,9 +178,16 @@ def test_run_facts_names_the_machine_and_every_available_oracle():
 
 
 def test_the_oracles_table_has_one_aligned_line_per_oracle():
-    infos = [OracleInfo("numpy", "numpy", "2.4.6", "cpu", "eager", ("numpy.take",)),
-             OracleInfo("tensorflow-xla", "tensorflow", "2.21.0", "cpu", "xla", ("tensorflow.gather", "tensorflow.gather_nd"))]  # fmt: skip
+    infos = [
+        OracleInfo("numpy", "numpy", "2.4.6", "cpu", "eager", ("numpy.take",)),
+        OracleInfo(
+            "tensorflow-xla", "tensorflow", "2.21.0", "cpu", "xla", ("tensorflow.gather", "tensorflow.gather_nd")
+        ),
+    ]
     lines = format_oracles_table(infos).splitlines()
     assert lines[0].split() == ["oracle", "framework", "version", "device", "mode", "ops"]
     assert lines[2].endswith("tensorflow.gather, tensorflow.gather_nd")
-    assert len({line.index("version") if i == 0 else line.index(infos[i - 1].version) for i, line in enumerate(lines)}) == 1
+    assert (
+        len({line.index("version") if i == 0 else line.index(infos[i - 1].version) for i, line in enumerate(lines)})
+        == 1
+    )

@@ -153,7 +153,9 @@ def take_along_axis_cases(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int 
         idx_shape = (0,) if axis is None else tuple(0 if d == axis % rank else n for d, n in enumerate(idx_shape))
     n = math.prod(idx_shape)
     dtype = np.dtype(draw(st.sampled_from(INDEX_DTYPES)))
-    indices = np.array(draw(st.lists(_valid_indices(dtype, size), min_size=n, max_size=n)), dtype=dtype).reshape(idx_shape)
+    indices = np.array(draw(st.lists(_valid_indices(dtype, size), min_size=n, max_size=n)), dtype=dtype).reshape(
+        idx_shape
+    )
     data = draw(data_array(draw(st.sampled_from(("float64", "uint8", "bool", "object"))), shape))
     return data, indices, axis
 
@@ -228,7 +230,9 @@ def _cupy_or_skip():
 def test_gather_multiaxis_on_cupy_equals_numpy_and_returns_a_cupy_array(case: Case) -> None:
     cupy = _cupy_or_skip()
     want = _outcome(gather_multiaxis, case.input, case.indices, case.axes, policy=case.policy)
-    got = _outcome(gather_multiaxis, cupy.asarray(case.input), cupy.asarray(case.indices), case.axes, policy=case.policy)
+    got = _outcome(
+        gather_multiaxis, cupy.asarray(case.input), cupy.asarray(case.indices), case.axes, policy=case.policy
+    )
     if got is not IndexError:
         assert isinstance(got, cupy.ndarray)
     _assert_same_outcome(got, want)
@@ -272,7 +276,9 @@ def test_extreme_index_values_are_out_of_range_under_error_policies(dtype: str, 
 def test_extreme_index_values_give_exact_results_under_clamp_wrap_and_fill(dtype, value, policy, namespace) -> None:
     indices = np.array([value, 3], dtype=dtype)
     pos = _exact(value, policy)
-    want = np.array([DATA[pos] if pos is not None else (0 if policy is ZERO_FILL else np.iinfo(np.int32).min), 13], np.int32)
+    want = np.array(
+        [DATA[pos] if pos is not None else (0 if policy is ZERO_FILL else np.iinfo(np.int32).min), 13], np.int32
+    )
     x, i = {
         "numpy": (DATA, indices),
         "torch": (_to_torch(DATA), _to_torch(indices)),
@@ -285,7 +291,11 @@ def test_modulo_of_int64_max_is_exact_and_not_proportional_to_the_value() -> Non
     """2**63 - 1 = 7 * 1317624576693539401, so it is 0 modulo 7 and 1 modulo 3
     (a loop that subtracted the size would never finish)."""
     big = np.array([2**63 - 1, -(2**63), 2**63 - 2], dtype=np.int64)
-    assert gather_multiaxis(DATA, big, [0], policy=MODULO).tolist() == [DATA[(2**63 - 1) % 7], DATA[(-(2**63)) % 7], DATA[(2**63 - 2) % 7]]
+    assert gather_multiaxis(DATA, big, [0], policy=MODULO).tolist() == [
+        DATA[(2**63 - 1) % 7],
+        DATA[(-(2**63)) % 7],
+        DATA[(2**63 - 2) % 7],
+    ]
     assert gather_multiaxis(np.arange(3), big, [0], policy=MODULO).tolist() == [1, (-(2**63)) % 3, 0]
     huge = np.array([2**64 - 1, 2**63], dtype=np.uint64)
     assert gather_multiaxis(np.arange(3), huge, [0], policy=MODULO).tolist() == [(2**64 - 1) % 3, 2**63 % 3]

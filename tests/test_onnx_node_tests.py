@@ -34,8 +34,12 @@ CASES = _gather_cases()
 def test_onnx_ships_node_tests_for_every_gather_op() -> None:
     ops = {c.model.graph.node[0].op_type for c in CASES.values()}
     assert ops == set(OPS)
-    assert {"test_gather_0", "test_gather_negative_indices", "test_gather_elements_negative_indices",
-            "test_gathernd_example_int32_batch_dim1"} <= set(CASES)  # fmt: skip
+    assert {
+        "test_gather_0",
+        "test_gather_negative_indices",
+        "test_gather_elements_negative_indices",
+        "test_gathernd_example_int32_batch_dim1",
+    } <= set(CASES)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

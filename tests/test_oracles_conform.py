@@ -32,25 +32,32 @@ ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here
 PAIRS = [(name, op) for name, o in ORACLES.items() for op in o.info().ops]
 
 ACCEPTED_INDEX_DTYPES: dict[str, tuple[str, ...]] = {
-    "numpy": INDEX_DTYPES, "jax": INDEX_DTYPES, "cupy": INDEX_DTYPES,
+    "numpy": INDEX_DTYPES,
+    "jax": INDEX_DTYPES,
+    "cupy": INDEX_DTYPES,
     "torch.take": ("int64",),
     "torch.take_along_dim": ("int64",),  # with dim=None it takes int32 too; with a dim it refuses it
     "torch": ("int32", "int64"),  # gather / index_select / indexing take int32 (gather documents int64 only)
-    "tensorflow.experimental.numpy.take": ("int32", "int64"),  # the docs defer to NumPy (any integer); TF's Shape op refuses the rest
+    "tensorflow.experimental.numpy.take": (
+        "int32",
+        "int64",
+    ),  # the docs defer to NumPy (any integer); TF's Shape op refuses the rest
     "tensorflow.experimental.numpy.take_along_axis": ("int32", "int64"),
     "tensorflow": ("int16", "int32", "int64"),
     "onnx.GatherND": ("int64",),
     "onnx": ("int32", "int64"),
-}  # fmt: skip
+}
 """Index dtypes each op accepts (probed), by op name, else by framework."""
 
 MASK_INDEX_DTYPES: dict[str, tuple[str, ...]] = {"torch.advanced_indexing": ("uint8",)}
 """Index dtypes an op takes, but as something else: torch reads a uint8 index tensor as a boolean mask."""
 
 REQUIRED_ATTRS: dict[str, dict[str, Any]] = {
-    "torch.gather": {"dim": 0}, "torch.index_select": {"dim": 0}, "torch.take_along_dim": {"dim": 0},
+    "torch.gather": {"dim": 0},
+    "torch.index_select": {"dim": 0},
+    "torch.take_along_dim": {"dim": 0},
     "tensorflow.experimental.numpy.take_along_axis": {"axis": 0},
-}  # fmt: skip
+}
 """Attributes an op needs to be called at all (probes pass these, or none)."""
 
 
@@ -63,7 +70,9 @@ def accepted_index_dtypes(op: str) -> tuple[str, ...]:
 def representable_data_dtypes(oracle: Oracle, op: str) -> tuple[str, ...]:
     """The op's documented data dtypes that the oracle can be handed."""
     idx = np.zeros(1, dtype=accepted_index_dtypes(op)[0])
-    return tuple(d for d in spec(op).data_dtypes if oracle.unsupported_reason(op, data_array(d, (1,), 0), idx, {}) is None)
+    return tuple(
+        d for d in spec(op).data_dtypes if oracle.unsupported_reason(op, data_array(d, (1,), 0), idx, {}) is None
+    )
 
 
 @dataclass(frozen=True)
@@ -99,43 +108,62 @@ def gathers_bfloat16_nan(op: str) -> Callable[[np.ndarray, np.ndarray, dict[str,
 
 
 KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
-    *(KnownDifference(
-        "torch", op, gathers_bfloat16_nan(op),
-        "torch's CPU gather kernel turns a bfloat16 NaN 0x7FC0 into 0xFFFF for inputs of rank >= 2 "
-        "(torch.gather(tensor([[nan, 1.]], bfloat16), 1, tensor([[0, 1]])) has bits [0xFFFF, 0x3F80]); "
-        "inductor's generated code (torch-compile) keeps the bits",
-        not_in=("torch-compile",),
-    ) for op in ("torch.gather", "torch.take_along_dim")),
+    *(
+        KnownDifference(
+            "torch",
+            op,
+            gathers_bfloat16_nan(op),
+            "torch's CPU gather kernel turns a bfloat16 NaN 0x7FC0 into 0xFFFF for inputs of rank >= 2 "
+            "(torch.gather(tensor([[nan, 1.]], bfloat16), 1, tensor([[0, 1]])) has bits [0xFFFF, 0x3F80]); "
+            "inductor's generated code (torch-compile) keeps the bits",
+            not_in=("torch-compile",),
+        )
+        for op in ("torch.gather", "torch.take_along_dim")
+    ),
     KnownDifference(
-        "onnx-reference", "onnx.GatherElements",
-        lambda d, i, a: i.size > 0 and onnx_reference_cross_section(i.shape, a["axis"]) != onnx_reference_cross_section(d.shape, a["axis"]),
+        "onnx-reference",
+        "onnx.GatherElements",
+        lambda d, i, a: (
+            i.size > 0
+            and onnx_reference_cross_section(i.shape, a["axis"]) != onnx_reference_cross_section(d.shape, a["axis"])
+        ),
         "onnx.reference's GatherElements demands indices.shape == data.shape outside the axis (the spec allows smaller "
         "indices) and, for a negative axis, compares the wrong dimensions: ValueError 'Except for dimension -1, ...'",
     ),
     KnownDifference(
-        "jax-default", "jax.", lambda d, i, a: d.dtype.name in ("int64", "uint64", "float64", "complex128"),
+        "jax-default",
+        "jax.",
+        lambda d, i, a: d.dtype.name in ("int64", "uint64", "float64", "complex128"),
         "JAX's default configuration (jax_enable_x64 off) turns 64-bit data into 32-bit arrays when they are made "
         "(int64 -> int32, uint64 -> uint32, float64 -> float32, complex128 -> complex64; int64 2**40 becomes 0)",
     ),
     KnownDifference(
-        "tensorflow-numpy", "tensorflow.experimental.numpy.take", lambda d, i, a: a.get("mode") == "raise",
+        "tensorflow-numpy",
+        "tensorflow.experimental.numpy.take",
+        lambda d, i, a: a.get("mode") == "raise",
         "tf.experimental.numpy.take refuses mode='raise' for every input (ValueError: The 'raise' mode to take is not supported), "
         "though its docs defer to numpy.take, whose default it is",
     ),
     KnownDifference(
-        "onnxruntime", "onnx.Gather-", lambda d, i, a: d.dtype.kind in "US" and i.size > 0 and math.prod(d.shape[a.get("axis", 0) % d.ndim + 1 :]) > 1,
+        "onnxruntime",
+        "onnx.Gather-",
+        lambda d, i, a: d.dtype.kind in "US" and i.size > 0 and math.prod(d.shape[a.get("axis", 0) % d.ndim + 1 :]) > 1,
         "onnxruntime 1.31's Gather on string tensors copies only the first string of each gathered block and leaves the rest "
         "empty, whenever a block has more than one element (data [['a', 'b']], indices 0, axis 0 gives ['a', ''])",
     ),
     KnownDifference(
-        "onnxruntime", "onnx.", lambda d, i, a: d.dtype.kind == "c",
+        "onnxruntime",
+        "onnx.",
+        lambda d, i, a: d.dtype.kind == "c",
         "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not currently "
         "registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
     ),
-)  # fmt: skip
+)
 
 
-def known_difference(oracle: str, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> KnownDifference | None:
+def known_difference(
+    oracle: str, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]
+) -> KnownDifference | None:
     return next((k for k in KNOWN_DIFFERENCES if k.matches(oracle, op, data, indices, attrs)), None)
 
 
@@ -171,7 +199,9 @@ def test_onnxruntime_cannot_load_complex_gather_models() -> None:
 @pytest.mark.skipif("onnxruntime" not in ORACLES, reason="no onnxruntime")
 @pytest.mark.parametrize("name", ["onnxruntime", "onnxruntime-noopt", "onnxruntime-static"])
 def test_onnxruntime_gather_of_strings_keeps_only_the_first_string_of_each_block(name: str) -> None:
-    out = ORACLES[name].run_in_process("onnx.Gather-13", np.array([["a", "b"], ["c", "d"]]), np.array([1, 0]), {"axis": 0})
+    out = ORACLES[name].run_in_process(
+        "onnx.Gather-13", np.array([["a", "b"], ["c", "d"]]), np.array([1, 0]), {"axis": 0}
+    )
     assert out.value.tolist() == [["c", ""], ["a", ""]]  # the reference: [["c", "d"], ["a", "b"]]
 
 
@@ -179,7 +209,9 @@ def test_onnxruntime_gather_of_strings_keeps_only_the_first_string_of_each_block
 def test_torch_gather_changes_the_bits_of_a_bfloat16_nan() -> None:
     data = np.array([[np.nan, 1.0]], dtype=BFLOAT16)
     out = ORACLES["torch"].run_in_process("torch.gather", data, np.array([[0, 1]]), {"dim": 1})
-    assert out.value.view(np.uint16).tolist() == [[0xFFFF, 0x3F80]] and data.view(np.uint16).tolist() == [[0x7FC0, 0x3F80]]
+    assert out.value.view(np.uint16).tolist() == [[0xFFFF, 0x3F80]] and data.view(np.uint16).tolist() == [
+        [0x7FC0, 0x3F80]
+    ]
 
 
 @pytest.mark.skipif("torch" not in ORACLES, reason="no torch")
@@ -201,10 +233,14 @@ UNSUPPORTED = [
     ("onnxruntime", "onnx.Gather-11", np.array([1.5], dtype=BFLOAT16), np.array([0]), {}),
     ("onnx-reference", "onnx.GatherND-13", np.array([1.5]), np.array([[0]], np.int32), {}),
     ("numpy", "torch.gather", np.array([1.5]), np.array([0]), {"dim": 0}),
-]  # fmt: skip
+]
 
 
-@pytest.mark.parametrize(("name", "op", "data", "indices", "attrs"), UNSUPPORTED, ids=[f"{u[0]}:{u[1]}:{u[2].dtype}/{u[3].dtype}" for u in UNSUPPORTED])
+@pytest.mark.parametrize(
+    ("name", "op", "data", "indices", "attrs"),
+    UNSUPPORTED,
+    ids=[f"{u[0]}:{u[1]}:{u[2].dtype}/{u[3].dtype}" for u in UNSUPPORTED],
+)
 def test_inputs_the_framework_cannot_hold_are_unsupported_without_a_call(name, op, data, indices, attrs) -> None:
     if name not in ORACLES:
         pytest.skip(f"{name} not here")
@@ -231,10 +267,14 @@ def test_cupy_module_imports_and_offers_nothing_without_a_device() -> None:
 def test_index_dtypes_outside_the_accepted_set_are_refused_as_dtype_problems(name: str, op: str) -> None:
     oracle = ORACLES[name]
     data = np.arange(3.0)
-    for idt in sorted(set(INDEX_DTYPES) - set(accepted_index_dtypes(op)) - set(MASK_INDEX_DTYPES.get(spec(op).name, ()))):
+    for idt in sorted(
+        set(INDEX_DTYPES) - set(accepted_index_dtypes(op)) - set(MASK_INDEX_DTYPES.get(spec(op).name, ()))
+    ):
         indices = np.zeros((1, 1) if spec(op).eq_class.name == "ND" else (1,), dtype=idt)
         out = oracle.run_in_process(op, data, indices, REQUIRED_ATTRS.get(spec(op).name, {}))
-        assert out.kind is Kind.UNSUPPORTED or out.error_class is ErrorClass.DTYPE_UNSUPPORTED, f"{idt}: {out.describe()} {out.message}"
+        assert out.kind is Kind.UNSUPPORTED or out.error_class is ErrorClass.DTYPE_UNSUPPORTED, (
+            f"{idt}: {out.describe()} {out.message}"
+        )
 
 
 # -- real errors, classified ------------------------------------------------------
@@ -264,18 +304,36 @@ PROVOKED = [
     ("jax", "jax.numpy.take", X, [0], {"mode": "raise"}, ErrorClass.ATTRIBUTE_INVALID),
     ("jax", "jax.numpy.take", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
     ("torch", "torch.advanced_indexing", X, [[3]], {}, ErrorClass.INDEX_OUT_OF_RANGE),
-    ("torch", "torch.advanced_indexing", X, [[-4]], {}, ErrorClass.INDEX_OUT_OF_RANGE),  # negatives wrap: -4 of 3 is out of range
+    (
+        "torch",
+        "torch.advanced_indexing",
+        X,
+        [[-4]],
+        {},
+        ErrorClass.INDEX_OUT_OF_RANGE,
+    ),  # negatives wrap: -4 of 3 is out of range
     ("torch", "torch.advanced_indexing", X, [[0, 0]], {}, ErrorClass.SHAPE_INVALID),
     ("torch-compile", "torch.gather", X, [3], {"dim": 0}, ErrorClass.INDEX_OUT_OF_RANGE),  # inductor's own bounds check
     ("tensorflow-numpy", "tensorflow.experimental.numpy.take", X, [0], {"mode": "raise"}, ErrorClass.ATTRIBUTE_INVALID),
-    ("tensorflow-numpy", "tensorflow.experimental.numpy.take_along_axis", X, [3], {"axis": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
+    (
+        "tensorflow-numpy",
+        "tensorflow.experimental.numpy.take_along_axis",
+        X,
+        [3],
+        {"axis": 0},
+        ErrorClass.INDEX_OUT_OF_RANGE,
+    ),
     ("tensorflow-function", "tensorflow.gather", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
     ("onnxruntime-noopt", "onnx.Gather-13", X, [3], {}, ErrorClass.INDEX_OUT_OF_RANGE),
     ("onnxruntime-static", "onnx.GatherND-13", X, [[3]], {}, ErrorClass.INDEX_OUT_OF_RANGE),
-]  # fmt: skip
+]
 
 
-@pytest.mark.parametrize(("name", "op", "data", "indices", "attrs", "expected"), PROVOKED, ids=[f"{p[0]}:{p[1]}:{p[3]}:{p[4]}" for p in PROVOKED])
+@pytest.mark.parametrize(
+    ("name", "op", "data", "indices", "attrs", "expected"),
+    PROVOKED,
+    ids=[f"{p[0]}:{p[1]}:{p[3]}:{p[4]}" for p in PROVOKED],
+)
 def test_real_errors_are_classified(name, op, data, indices, attrs, expected) -> None:
     if name not in ORACLES:
         pytest.skip(f"{name} not here")
@@ -302,8 +360,16 @@ PROBES: dict[tuple[str, str], tuple[Any, Any, Any]] = {
     ("jax", "jax.lax.gather"): ([0.0], [2.0], [0.0]),  # clamps the raw value: -1 -> 0
     ("torch", "torch.advanced_indexing"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
     ("tensorflow-numpy", "tensorflow.experimental.numpy.take"): ([0.0], [2.0], [0.0]),  # mode="clip" by default
-    ("tensorflow-numpy", "tensorflow.experimental.numpy.take_along_axis"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
-    ("tensorflow-function", "tensorflow.gather"): (ErrorClass.NEGATIVE_INDEX, ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX),
+    ("tensorflow-numpy", "tensorflow.experimental.numpy.take_along_axis"): (
+        [2.0],
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        ErrorClass.INDEX_OUT_OF_RANGE,
+    ),
+    ("tensorflow-function", "tensorflow.gather"): (
+        ErrorClass.NEGATIVE_INDEX,
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        ErrorClass.NEGATIVE_INDEX,
+    ),
     ("onnxruntime-noopt", "onnx.Gather-13"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
     ("onnxruntime-static", "onnx.Gather-13"): ([2.0], ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
 }
@@ -313,11 +379,16 @@ PROBES: dict[tuple[str, str], tuple[Any, Any, Any]] = {
 def test_negative_and_out_of_range_behaviour_is_as_probed(name: str, op: str) -> None:
     if name not in ORACLES:
         pytest.skip(f"{name} not here")
-    attrs = {"dim": 0} if op in ("torch.take_along_dim", "torch.index_select") else REQUIRED_ATTRS.get(spec(op).name, {})
+    attrs = (
+        {"dim": 0} if op in ("torch.take_along_dim", "torch.index_select") else REQUIRED_ATTRS.get(spec(op).name, {})
+    )
     for value, expected in zip((-1, 3, -4), PROBES[name, op]):
         idx = np.array([[value]] if spec(op).eq_class.name == "ND" else [value])
         out = ORACLES[name].run_in_process(op, X, idx, attrs)
         if isinstance(expected, ErrorClass):
             assert out.error_class is expected, (value, out.describe())
         else:
-            assert out.kind is Kind.VALUE and np.array_equal(out.value, expected, equal_nan=True), (value, out.describe())
+            assert out.kind is Kind.VALUE and np.array_equal(out.value, expected, equal_nan=True), (
+                value,
+                out.describe(),
+            )

@@ -16,8 +16,10 @@ from conformance.spec.catalog import spec
 
 
 def test_nonnegative_policy_error_states_its_own_range_and_that_negatives_are_not_allowed() -> None:
-    msg = (r"indices\[0\] = -1 is out of range for axis 0 of size 4 "
-           r"\(valid: \[0, 3\]; negative indices are not allowed\)")
+    msg = (
+        r"indices\[0\] = -1 is out of range for axis 0 of size 4 "
+        r"\(valid: \[0, 3\]; negative indices are not allowed\)"
+    )
     with pytest.raises(IndexError, match=msg):
         reference("torch.gather", np.arange(4), np.array([-1]), dim=0)
     with pytest.raises(IndexError, match=r"indices\[1\] = 7 is out of range .*\(valid: \[0, 3\]; negative"):
@@ -62,8 +64,10 @@ def test_jax_modes_agree_with_jax_itself() -> None:
     jax.config.update("jax_enable_x64", True)
     jnp = jax.numpy
     idx = np.array([-100, -4, -3, -1, 0, 2, 3, 100])
-    for op, fn, modes in [("jax.numpy.take", jnp.take, ("fill", "clip", "wrap")),
-                          ("jax.numpy.take_along_axis", jnp.take_along_axis, ("fill", "clip"))]:  # fmt: skip
+    for op, fn, modes in [
+        ("jax.numpy.take", jnp.take, ("fill", "clip", "wrap")),
+        ("jax.numpy.take_along_axis", jnp.take_along_axis, ("fill", "clip")),
+    ]:
         for mode in modes:
             want = np.asarray(fn(jnp.asarray(ABC), jnp.asarray(idx), axis=0, mode=mode))
             assert reference(op, ABC, idx, axis=0, mode=mode).tolist() == want.tolist(), (op, mode)

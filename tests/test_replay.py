@@ -12,11 +12,21 @@ from conformance.gate import baseline as bl
 from conformance.gate.replay import replay
 from conformance.results.run_result import RunResult
 
-CASE = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+CASE = Case(
+    "numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int")
+)
 ENTRY = bl.Entry(
-    op="numpy.take", oracle="fake", outcome="value instead of error", policy="clamps", condition=("bad index",),
-    versions=">=1,<2", note="clamps instead of raising", at_fault="framework", link="l", reproducers=(CASE.to_json(),),
-)  # fmt: skip
+    op="numpy.take",
+    oracle="fake",
+    outcome="value instead of error",
+    policy="clamps",
+    condition=("bad index",),
+    versions=">=1,<2",
+    note="clamps instead of raising",
+    at_fault="framework",
+    link="l",
+    reproducers=(CASE.to_json(),),
+)
 
 
 class Fake:
@@ -53,7 +63,11 @@ def test_an_entry_still_misbehaving_reproduces_and_the_gate_passes() -> None:
 def test_a_framework_that_stops_misbehaving_fails_the_gate_naming_the_entry_as_fixed() -> None:
     status, problems = _gate(Fake("raise"))
     assert status == "fixed"
-    assert len(problems) == 1 and problems[0].startswith("fixed upstream: numpy.take on fake >=1,<2") and "update or remove" in problems[0]
+    assert (
+        len(problems) == 1
+        and problems[0].startswith("fixed upstream: numpy.take on fake >=1,<2")
+        and "update or remove" in problems[0]
+    )
 
 
 def test_a_changed_behaviour_fails_the_gate_as_changed() -> None:
@@ -70,7 +84,9 @@ def test_entries_without_reproducers_are_invalid() -> None:
     d = ENTRY.to_json()
     del d["reproducers"]
     assert "missing reproducers" in bl.entry_problems(d)
-    assert bl.entry_problems({**ENTRY.to_json(), "reproducers": [{"op": "x"}]})[0].startswith("reproducers must be a list of cases")
+    assert bl.entry_problems({**ENTRY.to_json(), "reproducers": [{"op": "x"}]})[0].startswith(
+        "reproducers must be a list of cases"
+    )
 
 
 def test_the_packaged_baseline_is_valid_and_every_entry_has_a_reproducer() -> None:

@@ -33,14 +33,24 @@ from conformance.results.run_result import MatrixKey, RunResult
 
 REPORT_PACKAGE = Path(conformance.report.__file__).parent
 
-VERSIONS: dict[str, str] = {"numpy": "2.4.6", "torch": "2.13.0", "onnxruntime": "1.31.1", "tensorflow": "2.21.0", "jax": "0.10.2"}
+VERSIONS: dict[str, str] = {
+    "numpy": "2.4.6",
+    "torch": "2.13.0",
+    "onnxruntime": "1.31.1",
+    "tensorflow": "2.21.0",
+    "jax": "0.10.2",
+}
 ORACLE_FACTS: list[dict[str, Any]] = [
-    {"name": n, "framework": n, "version": v, "device": "cpu", "mode": "eager", "ops": [f"{n}.gather"]} for n, v in VERSIONS.items()
+    {"name": n, "framework": n, "version": v, "device": "cpu", "mode": "eager", "ops": [f"{n}.gather"]}
+    for n, v in VERSIONS.items()
 ]
 FACTS: dict[str, Any] = {
-    "python": "3.11.7", "platform": "Linux-x86_64", "cores": 2, "threads": {"torch": {"num_threads": 2}},
+    "python": "3.11.7",
+    "platform": "Linux-x86_64",
+    "cores": 2,
+    "threads": {"torch": {"num_threads": 2}},
     "oracles": ORACLE_FACTS,
-}  # fmt: skip (the shape of oracles.environment.run_facts())
+}  # (the shape of oracles.environment.run_facts())
 
 
 def facts_with(**versions: str) -> dict[str, Any]:
@@ -57,47 +67,97 @@ def _sig(op: str, oracle: str, version: str, outcome: str, policy: str, *tags: s
 
 def onnx_finding() -> Finding:
     """onnxruntime zero-fills an out-of-range GatherElements index the reference rejects."""
-    case = Case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], np.float32), np.array([[0, 7], [1, 0]], np.int64), {"axis": 1}, CaseTags("oob-above", "int64", "float"))
+    case = Case(
+        "onnx.GatherElements-13",
+        np.array([[1.5, 2.5], [3.5, 4.5]], np.float32),
+        np.array([[0, 7], [1, 0]], np.int64),
+        {"axis": 1},
+        CaseTags("oob-above", "int64", "float"),
+    )
     ref = Outcome.raised(IndexError("index 7 is out of bounds for axis 1 with size 2"), ErrorClass.INDEX_OUT_OF_RANGE)
     got = Outcome.returned(np.array([[1.5, 0.0], [4.5, 3.5]], np.float32))
     return Finding(
-        _sig("onnx.GatherElements-13", "onnxruntime", "1.31.1", "value", "zero-fills", "oob-above", "int64"), case, ref,
-        {"onnxruntime": got, "numpy": ref}, count=12, first_seen_s=0.41, seed=3,
-        scripts={"onnxruntime": "import onnxruntime as ort\nprint('repro')\n"}, onnx_model_b64=base64.b64encode(ONNX_BYTES).decode(),
-    )  # fmt: skip
+        _sig("onnx.GatherElements-13", "onnxruntime", "1.31.1", "value", "zero-fills", "oob-above", "int64"),
+        case,
+        ref,
+        {"onnxruntime": got, "numpy": ref},
+        count=12,
+        first_seen_s=0.41,
+        seed=3,
+        scripts={"onnxruntime": "import onnxruntime as ort\nprint('repro')\n"},
+        onnx_model_b64=base64.b64encode(ONNX_BYTES).decode(),
+    )
 
 
 def crash_finding() -> Finding:
     """torch crashes (SIGSEGV) on a huge index."""
-    case = Case("torch.gather", np.arange(6, dtype=np.int32).reshape(2, 3), np.array([[2**40, 0, 1]], np.int64), {"dim": 1}, CaseTags("oob-above", "int64", "int", flags=frozenset({"huge"})))
+    case = Case(
+        "torch.gather",
+        np.arange(6, dtype=np.int32).reshape(2, 3),
+        np.array([[2**40, 0, 1]], np.int64),
+        {"dim": 1},
+        CaseTags("oob-above", "int64", "int", flags=frozenset({"huge"})),
+    )
     ref = Outcome.raised(IndexError("index 1099511627776 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE)
     return Finding(
-        _sig("torch.gather", "torch", "2.13.0", "crash", "crash", "oob-above", "huge"), case, ref,
-        {"torch": Outcome.crashed(11, None, "Fatal Python error: Segmentation fault")}, count=2, first_seen_s=3.2,
+        _sig("torch.gather", "torch", "2.13.0", "crash", "crash", "oob-above", "huge"),
+        case,
+        ref,
+        {"torch": Outcome.crashed(11, None, "Fatal Python error: Segmentation fault")},
+        count=2,
+        first_seen_s=3.2,
         scripts={"torch": "import torch\ntorch.gather(...)\n"},
-    )  # fmt: skip
+    )
 
 
 def string_finding() -> Finding:
     """TensorFlow returns the wrong string (and the strings need escaping)."""
-    case = Case("tensorflow.gather", np.array(["<b>x</b>", "a&b", ""]), np.array([2, 0], np.int32), {"axis": 0, "batch_dims": 0}, CaseTags("in-range", "int32", "str"))
+    case = Case(
+        "tensorflow.gather",
+        np.array(["<b>x</b>", "a&b", ""]),
+        np.array([2, 0], np.int32),
+        {"axis": 0, "batch_dims": 0},
+        CaseTags("in-range", "int32", "str"),
+    )
     ref = Outcome.returned(np.array(["", "<b>x</b>"]))
     got = Outcome.returned(np.array(["", "<b>y</b>"]))
-    return Finding(_sig("tensorflow.gather", "tensorflow", "2.21.0", "value", "garbage", "in-range", "str"), case, ref, {"tensorflow": got}, count=5, first_seen_s=1.0)
+    return Finding(
+        _sig("tensorflow.gather", "tensorflow", "2.21.0", "value", "garbage", "in-range", "str"),
+        case,
+        ref,
+        {"tensorflow": got},
+        count=5,
+        first_seen_s=1.0,
+    )
 
 
 def known_finding() -> Finding:
     """A known (baseline) clamp, with an error message to quote verbatim."""
-    case = Case("jax.numpy.take", np.array([10, 20, 30], np.int64), np.array([-1], np.int64), {"axis": 0, "mode": "clip"}, CaseTags("negative", "int64", "int"))
+    case = Case(
+        "jax.numpy.take",
+        np.array([10, 20, 30], np.int64),
+        np.array([-1], np.int64),
+        {"axis": 0, "mode": "clip"},
+        CaseTags("negative", "int64", "int"),
+    )
     return Finding(
-        _sig("jax.numpy.take", "jax", "0.10.2", "error", "raises", "negative", "int64"), case, Outcome.returned(np.array([10], np.int64)),
+        _sig("jax.numpy.take", "jax", "0.10.2", "error", "raises", "negative", "int64"),
+        case,
+        Outcome.returned(np.array([10], np.int64)),
         {"jax": Outcome.raised(ValueError("negative index -1 rejected: 'clip' <mode>"), ErrorClass.NEGATIVE_INDEX)},
-        count=40, first_seen_s=0.05, status="known", baseline_note="documented clip semantics differ", baseline_link="https://github.com/jax-ml/jax/issues/1",
-    )  # fmt: skip
+        count=40,
+        first_seen_s=0.05,
+        status="known",
+        baseline_note="documented clip semantics differ",
+        baseline_link="https://github.com/jax-ml/jax/issues/1",
+    )
 
 
 MATRIX = {
-    MatrixKey("onnx.GatherElements", "oob-above", "float"): {"onnxruntime": {"zero-fills": 12, "conforms": 3}, "numpy": {"conforms": 15}},
+    MatrixKey("onnx.GatherElements", "oob-above", "float"): {
+        "onnxruntime": {"zero-fills": 12, "conforms": 3},
+        "numpy": {"conforms": 15},
+    },
     MatrixKey("onnx.GatherElements", "oob-above", "int"): {"onnxruntime": {"zero-fills": 4}, "numpy": {"conforms": 4}},
     MatrixKey("torch.gather", "oob-above", "int"): {"torch": {"crash": 2, "raises": 30}},
     MatrixKey("torch.gather", "in-range", "int"): {"torch": {"conforms": 50}},
@@ -109,18 +169,32 @@ MATRIX = {
 
 
 FIGURES: dict[str, Any] = {
-    "class_cases": 40, "oracle_runs": 246, "loop_seconds": 3.2, "atlas_seconds": 0.0, "cases_per_second": 12.5,
-    "oracle_runs_per_second": 76.88, "shrink_seconds": 0.8, "raw_discrepancies": 59, "signatures": 4, "harness_errors": 0,
-}  # fmt: skip (the shape of conformance.campaign.sightings.Tally.figures)
+    "class_cases": 40,
+    "oracle_runs": 246,
+    "loop_seconds": 3.2,
+    "atlas_seconds": 0.0,
+    "cases_per_second": 12.5,
+    "oracle_runs_per_second": 76.88,
+    "shrink_seconds": 0.8,
+    "raw_discrepancies": 59,
+    "signatures": 4,
+    "harness_errors": 0,
+}  # (the shape of conformance.campaign.sightings.Tally.figures)
 
 
 def synthetic_run(seed: int = 3, facts: dict | None = None) -> RunResult:
     """A run with an ONNX, a crash, a string-dtype and a known finding."""
     return RunResult(
-        facts=dict(facts or FACTS), seed=seed, budget={"max_examples": 200, "budget_s": None, "ops": None}, cases={"numpy": 59, "onnxruntime": 19, "torch": 122, "tensorflow": 6, "jax": 40},
-        seconds=4.0, matrix=copy.deepcopy(MATRIX), findings=[onnx_finding(), crash_finding(), string_finding(), known_finding()], raw_discrepancies=59,
+        facts=dict(facts or FACTS),
+        seed=seed,
+        budget={"max_examples": 200, "budget_s": None, "ops": None},
+        cases={"numpy": 59, "onnxruntime": 19, "torch": 122, "tensorflow": 6, "jax": 40},
+        seconds=4.0,
+        matrix=copy.deepcopy(MATRIX),
+        findings=[onnx_finding(), crash_finding(), string_finding(), known_finding()],
+        raw_discrepancies=59,
         figures=dict(FIGURES),
-    )  # fmt: skip
+    )
 
 
 # -- differing elements ---------------------------------------------------------------
@@ -133,7 +207,9 @@ def test_differing_coordinates_compare_bits_so_negative_zero_differs_and_nan_mat
 
 
 def test_differing_coordinates_work_for_strings_and_zero_d_arrays() -> None:
-    assert differing_coordinates(Outcome.returned(np.array(["a", "b"])), Outcome.returned(np.array(["a", "c"]))) == [(1,)]
+    assert differing_coordinates(Outcome.returned(np.array(["a", "b"])), Outcome.returned(np.array(["a", "c"]))) == [
+        (1,)
+    ]
     assert differing_coordinates(Outcome.returned(np.array(1.0)), Outcome.returned(np.array(2.0))) == [()]
 
 
@@ -171,7 +247,14 @@ def test_merging_shards_sums_matrix_counts_cases_and_raw_discrepancies() -> None
 
 def test_merging_shards_dedupes_findings_summing_counts_and_keeping_the_smallest_reproducer() -> None:
     small = onnx_finding()
-    big = replace(onnx_finding(), case=replace(small.case, data=np.zeros((4, 4), np.float32)), count=3, first_seen_s=0.1, status="known", baseline_note="seen")
+    big = replace(
+        onnx_finding(),
+        case=replace(small.case, data=np.zeros((4, 4), np.float32)),
+        count=3,
+        first_seen_s=0.1,
+        status="known",
+        baseline_note="seen",
+    )
     a, b = synthetic_run(), synthetic_run(seed=4)
     a.findings, b.findings = [big], [small, string_finding()]
     merged = merge_runs([a, b])
@@ -184,7 +267,12 @@ def test_merging_shards_dedupes_findings_summing_counts_and_keeping_the_smallest
 def test_merging_refuses_results_from_different_versions_but_ignores_volatile_facts() -> None:
     with pytest.raises(ValueError, match="oracles"):
         merge_runs([synthetic_run(), synthetic_run(facts=facts_with(torch="2.12.0"))])
-    assert merge_runs([synthetic_run(facts=FACTS | {"hostname": "a"}), synthetic_run(facts=FACTS | {"hostname": "b"})]).facts["hostname"] == "a"
+    assert (
+        merge_runs(
+            [synthetic_run(facts=FACTS | {"hostname": "a"}), synthetic_run(facts=FACTS | {"hostname": "b"})]
+        ).facts["hostname"]
+        == "a"
+    )
 
 
 # -- comparing runs ---------------------------------------------------------------------
@@ -192,7 +280,10 @@ def test_merging_refuses_results_from_different_versions_but_ignores_volatile_fa
 
 def test_comparing_runs_reports_appeared_disappeared_and_changed_findings_cells_and_facts() -> None:
     old = synthetic_run(facts=facts_with(torch="2.12.0"))
-    old.findings = [replace(crash_finding(), signature=replace(crash_finding().signature, version="2.12.0")), known_finding()]
+    old.findings = [
+        replace(crash_finding(), signature=replace(crash_finding().signature, version="2.12.0")),
+        known_finding(),
+    ]
     old.matrix[MatrixKey("torch.gather", "oob-above", "int")] = {"torch": {"raises": 32}}
     new = synthetic_run()
     new.findings = [crash_finding(), onnx_finding()]
@@ -200,7 +291,9 @@ def test_comparing_runs_reports_appeared_disappeared_and_changed_findings_cells_
     assert [f.signature.oracle for f in c.appeared] == ["onnxruntime"]
     assert [f.signature.oracle for f in c.disappeared] == ["jax"]
     assert ("finding", "torch 2.12.0", "torch 2.13.0") in [(x.what, x.before, x.after) for x in c.changed]
-    assert ("matrix", "torch.gather|oob-above|int · torch", "raises 32", "crash 2, raises 30") in [(x.what, x.key, x.before, x.after) for x in c.changed]
+    assert ("matrix", "torch.gather|oob-above|int · torch", "raises 32", "crash 2, raises 30") in [
+        (x.what, x.key, x.before, x.after) for x in c.changed
+    ]
     assert [(x.key, x.before, x.after) for x in c.fact_changes] == [("oracles.torch.version", "2.12.0", "2.13.0")]
 
 
@@ -222,7 +315,10 @@ def test_matrix_collapses_dtype_families_that_behave_alike_and_links_their_findi
     rows = matrix_rows(run.matrix, ["onnxruntime", "numpy", "torch", "tensorflow", "jax"], run.findings)
     by = {(r.op, r.regime, tuple(r.families)): r for r in rows}
     onnx_row = by[("onnx.GatherElements", "oob-above", ("float", "int"))]
-    assert cell(onnx_row, "onnxruntime").worst == "zero-fills" and cell(onnx_row, "onnxruntime").counts == {"zero-fills": 16, "conforms": 3}
+    assert cell(onnx_row, "onnxruntime").worst == "zero-fills" and cell(onnx_row, "onnxruntime").counts == {
+        "zero-fills": 16,
+        "conforms": 3,
+    }
     assert [f.signature.oracle for f in cell(onnx_row, "onnxruntime").findings] == ["onnxruntime"]
     assert onnx_row.cells["torch"] is None
     assert cell(by[("torch.gather", "oob-above", ("int",))], "torch").worst == "crash"
@@ -248,8 +344,12 @@ def test_report_folder_holds_page_findings_json_summary_scripts_and_onnx_model(r
     run = synthetic_run()
     onnx = onnx_finding()
     assert (report_dir / "models" / f"{finding_anchor(onnx)}.onnx").read_bytes() == ONNX_BYTES
-    assert (report_dir / "scripts" / f"{finding_anchor(onnx)}_onnxruntime.py").read_text() == onnx.scripts["onnxruntime"]
-    assert [f.signature.key() for f in RunResult.load(report_dir / "findings.json").findings] == [f.signature.key() for f in run.findings]
+    assert (report_dir / "scripts" / f"{finding_anchor(onnx)}_onnxruntime.py").read_text() == onnx.scripts[
+        "onnxruntime"
+    ]
+    assert [f.signature.key() for f in RunResult.load(report_dir / "findings.json").findings] == [
+        f.signature.key() for f in run.findings
+    ]
     assert (report_dir / "summary.md").read_text().startswith("## gather-conformance: 4 findings (3 new, 1 known)")
 
 
@@ -272,23 +372,29 @@ def test_page_quotes_error_messages_verbatim_and_escapes_html_in_data(report_dir
     html = (report_dir / "index.html").read_text()
     assert "negative index -1 rejected: &#39;clip&#39; &lt;mode&gt;" in html
     assert "&#39;&lt;b&gt;x&lt;/b&gt;&#39;" in html and "<b>x</b>" not in html
-    assert "Fatal Python error: Segmentation fault" in html and "signal <span class=\"mono\">11</span>" in html
+    assert "Fatal Python error: Segmentation fault" in html and 'signal <span class="mono">11</span>' in html
 
 
 def test_page_highlights_differing_elements_with_their_coordinates(report_dir: Path) -> None:
     html = (report_dir / "index.html").read_text()
     assert 'class="hit" title="at [1]: reference &#39;&lt;b&gt;x&lt;/b&gt;&#39;"' in html
-    assert "differs at <span class=\"mono\">[1]</span>" in html
+    assert 'differs at <span class="mono">[1]</span>' in html
 
 
 def test_page_shows_baseline_note_link_counts_first_find_times_and_run_facts(report_dir: Path) -> None:
     html = (report_dir / "index.html").read_text()
     assert "documented clip semantics differ" in html and 'href="https://github.com/jax-ml/jax/issues/1"' in html
-    assert "stands for <b>40</b> raw examples" in html and "first found after 0.41 s" in html and "first found after 50.0 ms" in html
+    assert (
+        "stands for <b>40</b> raw examples" in html
+        and "first found after 0.41 s" in html
+        and "first found after 50.0 ms" in html
+    )
     for name, version in VERSIONS.items():
-        assert re.search(rf"<tr><td[^>]*>{name}</td>.*?<td[^>]*>{re.escape(version)}</td>.*?</tr>", html), name  # the oracles table
+        assert re.search(rf"<tr><td[^>]*>{name}</td>.*?<td[^>]*>{re.escape(version)}</td>.*?</tr>", html), (
+            name
+        )  # the oracles table
     assert "Linux-x86_64" in html and "cases/s" in html
-    assert html.index("F1</a> <span class=\"badge new\">") < html.index("badge known")  # new findings first
+    assert html.index('F1</a> <span class="badge new">') < html.index("badge known")  # new findings first
 
 
 def test_page_links_the_onnx_model_file_and_offers_copy_buttons_for_scripts(report_dir: Path) -> None:
@@ -323,12 +429,17 @@ def test_compare_needs_exactly_two_results(tmp_path: Path) -> None:
         build_report([synthetic_run()], tmp_path, compare=True)
 
 
-def test_markdown_summary_leads_with_what_is_new_then_lists_findings_new_first_and_the_cells_that_do_not_conform() -> None:
+def test_markdown_summary_leads_with_what_is_new_then_lists_findings_new_first_and_the_cells_that_do_not_conform() -> (
+    None
+):
     md = markdown_summary(synthetic_run())
     lines = md.splitlines()
     assert lines[0] == "## gather-conformance: 4 findings (3 new, 1 known)"
     assert lines[2] == "**New**: 3 findings not in the baseline; the worst:"
-    assert lines[3].startswith("- F1 torch.gather on torch 2.13.0") and len([x for x in lines[3:7] if x.startswith("- F")]) == 3
+    assert (
+        lines[3].startswith("- F1 torch.gather on torch 2.13.0")
+        and len([x for x in lines[3:7] if x.startswith("- F")]) == 3
+    )
     facts = next(x for x in lines if x.startswith("246 oracle runs"))
     assert facts.startswith(console_head(synthetic_run())) and "seed 3" in facts and "torch 2.13.0" in facts
     rows = [line for line in lines if line.startswith("| F")]
@@ -363,12 +474,17 @@ def test_page_colours_and_legend_come_from_the_behaviour_table(report_dir: Path)
     assert not re.search(r"^\s*\.b-", style, re.MULTILINE), "behaviour colours are generated, not hand-written"
     for behaviour, look in BEHAVIOURS.items():
         assert re.search(rf"\.{css_class(behaviour.value)} {{ background: {look.background};", html), behaviour
-        assert f'title="{look.meaning}"' in html.replace("&#39;", "'"), behaviour  # the legend says what each word means
+        assert f'title="{look.meaning}"' in html.replace("&#39;", "'"), (
+            behaviour
+        )  # the legend says what each word means
 
 
 def test_protocol_errors_and_not_run_outcomes_render_with_their_own_badges() -> None:
     f = known_finding()
-    f.outcomes = {"jax": Outcome.protocol_error("answered NoneType instead of an Outcome"), "numpy": Outcome.not_run("worker broken")}
+    f.outcomes = {
+        "jax": Outcome.protocol_error("answered NoneType instead of an Outcome"),
+        "numpy": Outcome.not_run("worker broken"),
+    }
     html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
     assert 'class="kind kind-protocol-error"' in html and "answered NoneType instead of an Outcome" in html
     assert 'class="kind kind-not-run"' in html and "worker broken" in html
@@ -430,7 +546,11 @@ def report_imports() -> dict[str, set[str]]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and node.module:
-                names = [f"{node.module}.{a.name}" for a in node.names] if node.module == "conformance.report" else [node.module]
+                names = (
+                    [f"{node.module}.{a.name}" for a in node.names]
+                    if node.module == "conformance.report"
+                    else [node.module]
+                )
             for full in names:
                 parts = full.split(".")
                 if parts[:2] == ["conformance", "report"]:

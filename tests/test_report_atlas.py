@@ -45,12 +45,21 @@ OOB = {"reference": "error IndexError (index out of range)", "observed": "value 
 
 def example(op: str, indices: Sequence[int], regime: str, **attrs: object) -> dict[str, object]:
     """A probe example as the atlas writes it: the case, what the docs give and what happened."""
-    return Case(op, np.arange(5, dtype=np.float32), np.array(indices), dict(attrs), CaseTags(regime, "int64", "float")).to_json() | OOB
+    return (
+        Case(
+            op, np.arange(5, dtype=np.float32), np.array(indices), dict(attrs), CaseTags(regime, "int64", "float")
+        ).to_json()
+        | OOB
+    )
 
 
-def cell(cond: str, eq: str, op: str, oracle: str, version: str, behaviour: str, documented: bool, error: str | None = None) -> AtlasCell:
+def cell(
+    cond: str, eq: str, op: str, oracle: str, version: str, behaviour: str, documented: bool, error: str | None = None
+) -> AtlasCell:
     regime = "negative" if cond in ("negative", "minus-size") else "oob-above" if cond == "size" else "in-range"
-    return AtlasCell(cond, eq, op, oracle, version, behaviour, error, documented, example(op, [5 if cond == "size" else -1], regime))
+    return AtlasCell(
+        cond, eq, op, oracle, version, behaviour, error, documented, example(op, [5 if cond == "size" else -1], regime)
+    )
 
 
 def hand_atlas(torch_size: str = "raises") -> Atlas:
@@ -60,13 +69,22 @@ def hand_atlas(torch_size: str = "raises") -> Atlas:
         cell("in-range", E, "numpy.take_along_axis", "numpy", "2.4.6", "conforms", True),
         cell("in-range", E, "torch.gather", "torch", "2.13.0", "conforms", True),
         cell("size", E, "numpy.take_along_axis", "numpy", "2.4.6", "raises", True, "index out of range"),
-        cell("size", E, "torch.gather", "torch", "2.13.0", torch_size, torch_size == "raises", "index out of range" if torch_size == "raises" else None),
+        cell(
+            "size",
+            E,
+            "torch.gather",
+            "torch",
+            "2.13.0",
+            torch_size,
+            torch_size == "raises",
+            "index out of range" if torch_size == "raises" else None,
+        ),
         cell("data-str", E, "numpy.take_along_axis", "numpy", "2.4.6", "conforms", True),
         cell("data-str", E, "torch.gather", "torch", "2.13.0", "not supported", True),
         cell("negative", B, "onnx.Gather-1", "onnxruntime", "1.31.1", "wraps", False),
         cell("negative", B, "onnx.Gather-1", "onnxruntime-noopt", "1.31.1", "wraps", False),
         cell("negative", B, "numpy.take", "numpy", "2.4.6", "wraps", True),
-    ]  # fmt: skip
+    ]
     return Atlas(cells)
 
 
@@ -80,8 +98,16 @@ ORACLES = {
 
 def torch_size_finding() -> Finding:
     """torch clamps an index of ``size`` where its docs say it raises (the finding behind the ``size`` cell)."""
-    case = Case("torch.gather", np.arange(5, dtype=np.float32), np.array([5]), {"dim": 0}, CaseTags("oob-above", "int64", "float"))
-    sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "clamps", ("oob-above",))
+    case = Case(
+        "torch.gather",
+        np.arange(5, dtype=np.float32),
+        np.array([5]),
+        {"dim": 0},
+        CaseTags("oob-above", "int64", "float"),
+    )
+    sig = Signature(
+        "torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "clamps", ("oob-above",)
+    )
     ref = Outcome.raised(IndexError("index 5 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE)
     return Finding(sig, case, ref, {"torch": Outcome.returned(np.array([4.0], np.float32))}, count=3)
 
@@ -101,8 +127,14 @@ class Clamping:
                 axis = c.attrs.get("axis")
                 data = c.data.reshape(-1) if axis is None else c.data
                 size = data.shape[0 if axis is None else axis]
-                idx = np.clip(c.indices.astype(np.int64), 0, max(size - 1, 0)) if c.indices.dtype.kind in "iu" else c.indices
-                out.append(Outcome.returned(np.asarray(np.take_along_axis(data, idx, axis=0 if axis is None else axis))))
+                idx = (
+                    np.clip(c.indices.astype(np.int64), 0, max(size - 1, 0))
+                    if c.indices.dtype.kind in "iu"
+                    else c.indices
+                )
+                out.append(
+                    Outcome.returned(np.asarray(np.take_along_axis(data, idx, axis=0 if axis is None else axis)))
+                )
             except Exception as exc:  # noqa: BLE001 - a stand-in: any error is an answer
                 out.append(Outcome.raised(exc, ErrorClass.SHAPE_INVALID))
         return out
@@ -158,14 +190,27 @@ def test_atlas_rows_are_class_by_condition_in_probe_order_under_their_group() ->
     tables = atlas_tables(hand_atlas(), [], {}, ORACLES)
     assert [t.eq_class for t in tables] == [E, B]  # EqClass order
     rows = tables[0].rows
-    assert [r.condition for r in rows] == sorted((r.condition for r in rows), key=condition_order) == ["in-range", "size", "data-str"]
-    assert [(r.group, r.group_start) for r in rows] == [("index values", True), ("index values", False), ("dtypes", True)]
+    assert (
+        [r.condition for r in rows]
+        == sorted((r.condition for r in rows), key=condition_order)
+        == ["in-range", "size", "data-str"]
+    )
+    assert [(r.group, r.group_start) for r in rows] == [
+        ("index values", True),
+        ("index values", False),
+        ("dtypes", True),
+    ]
     assert rows[1].words == next(c.words for c in CONDITIONS if c.key == "size")
 
 
-def test_atlas_columns_are_framework_ops_grouped_by_framework_with_version_and_mode_and_alike_oracles_share_one() -> None:
+def test_atlas_columns_are_framework_ops_grouped_by_framework_with_version_and_mode_and_alike_oracles_share_one() -> (
+    None
+):
     element, block = atlas_tables(hand_atlas(), [], {}, ORACLES)
-    assert [(c.framework, c.op, c.oracles) for c in element.columns] == [("numpy", "numpy.take_along_axis", ("numpy",)), ("torch", "torch.gather", ("torch",))]
+    assert [(c.framework, c.op, c.oracles) for c in element.columns] == [
+        ("numpy", "numpy.take_along_axis", ("numpy",)),
+        ("torch", "torch.gather", ("torch",)),
+    ]
     assert element.frameworks == [("numpy", "2.4.6", 1), ("torch", "2.13.0", 1)]
     ort = next(c for c in block.columns if c.framework == "onnxruntime")
     assert ort.oracles == ("onnxruntime", "onnxruntime-noopt") and ort.oracle_label == "onnxruntime +1"
@@ -175,7 +220,9 @@ def test_atlas_columns_are_framework_ops_grouped_by_framework_with_version_and_m
 def test_a_row_where_the_ops_of_a_class_disagree_is_marked_and_not_supported_does_not_count() -> None:
     rows = {r.condition: r for r in atlas_tables(hand_atlas("clamps"), [], {}, ORACLES)[0].rows}
     assert rows["size"].disagree and rows["size"].behaviours == ["raises", "clamps"]
-    assert not rows["in-range"].disagree and not rows["data-str"].disagree  # conforms vs not supported: nothing to compare
+    assert (
+        not rows["in-range"].disagree and not rows["data-str"].disagree
+    )  # conforms vs not supported: nothing to compare
     assert not atlas_tables(hand_atlas("raises"), [], {}, ORACLES)[0].rows[1].disagree
 
 
@@ -183,7 +230,12 @@ def test_cells_say_what_happened_with_the_error_class_and_are_marked_where_they_
     element, block = atlas_tables(hand_atlas("clamps"), [], {}, ORACLES)
     numpy_size, torch_size = element.rows[1].cells
     assert numpy_size is not None and torch_size is not None
-    assert (numpy_size.word, numpy_size.error, numpy_size.departs, numpy_size.css) == ("raises", "index", False, "b-raises")
+    assert (numpy_size.word, numpy_size.error, numpy_size.departs, numpy_size.css) == (
+        "raises",
+        "index",
+        False,
+        "b-raises",
+    )
     assert (torch_size.word, torch_size.departs, torch_size.css) == ("clamps", True, "b-clamps")
     gather_1 = next(c for c in block.rows[0].cells if c is not None and c.departs)
     assert gather_1.silent  # onnx.Gather-1's docs say nothing about negative indices
@@ -202,17 +254,25 @@ def test_a_cell_links_the_finding_of_its_op_family_oracle_and_condition_only() -
     record = records[torch_cell.evidence]
     assert record["f"] == [[finding_anchor(behind), "F1", "new", behind.signature.words()]]
     rows = dict(record["r"])  # type: ignore[arg-type]
-    assert rows["indices"] == "int64[1] = [5]" and rows["expected"].startswith("error IndexError") and rows["observed"] == "value float32[1]"
+    assert (
+        rows["indices"] == "int64[1] = [5]"
+        and rows["expected"].startswith("error IndexError")
+        and rows["observed"] == "value float32[1]"
+    )
     assert record["v"] == "departs from its docs" and record["b"] == "clamps"
 
 
-def test_the_page_shows_the_atlas_first_with_marks_links_and_evidence_that_cannot_break_out_of_its_script(tmp_path: Path) -> None:
+def test_the_page_shows_the_atlas_first_with_marks_links_and_evidence_that_cannot_break_out_of_its_script(
+    tmp_path: Path,
+) -> None:
     run = run_with([torch_size_finding(), *synthetic_run().findings])
     run.dtype_support = DTYPES
     atlas = hand_atlas("clamps")
     atlas.cells[0] = replace(atlas.cells[0], example=atlas.cells[0].example | {"message": "</script><b>x</b>"})
     html = render_html(run, atlas=atlas)
-    assert html.index('id="atlas"') < html.index('id="dtypes"') < html.index('id="findings"') < html.index('id="matrix"')
+    assert (
+        html.index('id="atlas"') < html.index('id="dtypes"') < html.index('id="findings"') < html.index('id="matrix"')
+    )
     assert '<tr class="disagree departs-row" data-condition="size">' in html and '<span class="ne">≠</span>' in html
     assert 'class="ac b-clamps departs"' in html and 'class="ac b-wraps silent"' in html
     assert f'<a class="fref new" href="#{finding_anchor(torch_size_finding())}">F' in html
@@ -235,11 +295,17 @@ def test_a_real_atlas_renders_every_cell_and_marks_where_a_clamping_framework_di
 # -- where the atlas comes from --------------------------------------------------------------------
 
 
-def test_build_report_takes_the_atlas_beside_the_results_or_in_its_folder_if_its_versions_are_the_runs(tmp_path: Path) -> None:
+def test_build_report_takes_the_atlas_beside_the_results_or_in_its_folder_if_its_versions_are_the_runs(
+    tmp_path: Path,
+) -> None:
     run = run_with()
     run.save(tmp_path / "results.json")
     hand_atlas().save(tmp_path / "atlas.json")
-    assert [a is not None for a in load_atlases([tmp_path, tmp_path / "results.json", tmp_path / "nothing"])] == [True, True, False]
+    assert [a is not None for a in load_atlases([tmp_path, tmp_path / "results.json", tmp_path / "nothing"])] == [
+        True,
+        True,
+        False,
+    ]
     html = build_report([run], tmp_path).read_text()  # the campaign's own folder
     assert 'class="atlas"' in html and 'id="no-atlas"' not in html
     other = tmp_path / "elsewhere"
@@ -255,7 +321,10 @@ def test_build_report_takes_the_atlas_beside_the_results_or_in_its_folder_if_its
 
 def upgrade() -> tuple[RunResult, RunResult, Atlas, Atlas]:
     old, new = run_with(), run_with()
-    old.facts = dict(old.facts, oracles=[{"name": n, **info, **({"version": "2.12.0"} if n == "torch" else {})} for n, info in ORACLES.items()])
+    old.facts = dict(
+        old.facts,
+        oracles=[{"name": n, **info, **({"version": "2.12.0"} if n == "torch" else {})} for n, info in ORACLES.items()],
+    )
     before = Atlas([replace(c, version="2.12.0") if c.oracle == "torch" else c for c in hand_atlas("clamps").cells])
     return old, new, before, hand_atlas("raises")
 
@@ -292,12 +361,17 @@ DTYPES = [
         ("onnx.Gather-13", "onnxruntime", "index", "int64", True, {"accepted": 5}),
         ("onnx.Gather-13", "onnxruntime", "data", "str", False, {"cannot hold": 2}),
     ]
-]  # fmt: skip
+]
 
 
 def test_dtype_support_is_two_compact_tables_with_ops_as_rows() -> None:
     index, data = dtype_tables(DTYPES)
-    assert (index.title, index.dtypes, data.title, data.dtypes) == ("Index dtypes", ["int32", "int64"], "Data dtypes", ["bfloat16", "str"])
+    assert (index.title, index.dtypes, data.title, data.dtypes) == (
+        "Index dtypes",
+        ["int32", "int64"],
+        "Data dtypes",
+        ["bfloat16", "str"],
+    )
     assert [r.label for r in index.rows] == ["onnx.Gather-11, -13 · onnxruntime", "torch.gather · torch"]
     rejected = index.rows[1].cells["int32"]
     assert (rejected.word, rejected.departs, index.rows[1].cells["int64"].word) == ("rejected", True, "ok")
@@ -309,7 +383,9 @@ def test_dtype_support_is_two_compact_tables_with_ops_as_rows() -> None:
 
 
 def test_findings_are_grouped_new_then_spec_silent_then_known_collapsed_with_what_the_filter_reads() -> None:
-    silent = replace(onnx_finding(), signature=replace(onnx_finding().signature, outcome="spec silent", tags=("negative",)))
+    silent = replace(
+        onnx_finding(), signature=replace(onnx_finding().signature, outcome="spec silent", tags=("negative",))
+    )
     html = render_html(run_with([known_finding(), silent, crash_finding(), onnx_finding()]))
     new, spec, known = (html.index(f'id="group-{g}"') for g in ("new", "silent", "known"))
     assert new < spec < known and "Spec silent (1)" in html
@@ -350,10 +426,15 @@ def test_the_markdown_summary_leads_with_new_behaviour_counting_spec_silent_apar
     assert lines[2] == "**New**: 3 findings not in the baseline (and 1 where the docs are silent); the worst:"
     table = lines.index(next(x for x in lines if x.startswith("### Where the frameworks disagree")))
     assert lines[table].startswith("### Where the frameworks disagree (1 of 4 atlas rows")
-    assert "| element gather | index size | raises: numpy.take_along_axis (numpy) · clamps ⚠: torch.gather (torch) |" in lines
+    assert (
+        "| element gather | index size | raises: numpy.take_along_axis (numpy) · clamps ⚠: torch.gather (torch) |"
+        in lines
+    )
 
 
-@pytest.mark.parametrize("seconds, text", [(0.00002, "20 µs"), (0.0123, "12.3 ms"), (0.41, "0.41 s"), (20000.0, "5.6 h"), (95.0, "1.6 min")])
+@pytest.mark.parametrize(
+    "seconds, text", [(0.00002, "20 µs"), (0.0123, "12.3 ms"), (0.41, "0.41 s"), (20000.0, "5.6 h"), (95.0, "1.6 min")]
+)
 def test_durations_read_in_human_units(seconds: float, text: str) -> None:
     from conformance.report.facts_view import human_duration
 

@@ -45,9 +45,17 @@ if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
 
 CHROME_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,1000",
-)  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1400,1000",
+)
 
 
 def _find(env: str, candidates: tuple[str, ...]) -> str | None:
@@ -73,7 +81,9 @@ def small_real_run(tmp: Path) -> RunResult:
         pytest.skip(f"no campaign to run: {exc}")
     tmp.mkdir(parents=True, exist_ok=True)
     here = registry.available()
-    oracles = [registry.get(o) for o in CAMPAIGN_ORACLES if o in here]  # isolated: some drawn cases hang a framework for good
+    oracles = [
+        registry.get(o) for o in CAMPAIGN_ORACLES if o in here
+    ]  # isolated: some drawn cases hang a framework for good
     try:
         settings = Settings(seed=0, max_examples=15, budget_s=15)
         return run_campaign(oracles, settings, out_dir=tmp)  # type: ignore[arg-type]  # the registry's oracles are Oracle
@@ -83,14 +93,18 @@ def small_real_run(tmp: Path) -> RunResult:
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[WebDriver]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium==4.52.0)")
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (pip install selenium==4.52.0)"
+    )
     from selenium.webdriver.chrome.service import Service
 
     browser = _find("CHROMIUM_BINARY", ("/usr/bin/chromium", "chromium", "chromium-browser"))
     chromedriver = _find("CHROMEDRIVER", ("/usr/bin/chromedriver", "chromedriver"))
     if browser is None or chromedriver is None:
         missing = "Chromium" if browser is None else "chromedriver"
-        pytest.skip(f"no {missing} installed (apt-get install chromium chromium-driver, or set CHROMIUM_BINARY / CHROMEDRIVER)")
+        pytest.skip(
+            f"no {missing} installed (apt-get install chromium chromium-driver, or set CHROMIUM_BINARY / CHROMEDRIVER)"
+        )
     os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium Manager reach out
     profile = tempfile.mkdtemp(prefix="report-chromium-")
     options = webdriver.ChromeOptions()
@@ -109,7 +123,9 @@ def driver() -> Iterator[WebDriver]:
 def open_page(driver: WebDriver, index: Path) -> list[dict[str, Any]]:
     """Load the page from disk, wait for its script, return the console log so far."""
     driver.get(index.as_uri())
-    assert driver.execute_script("return document.documentElement.getAttribute('data-report-ready')") == "1", "the page's script did not run"
+    assert driver.execute_script("return document.documentElement.getAttribute('data-report-ready')") == "1", (
+        "the page's script did not run"
+    )
     return driver.get_log("browser")
 
 
@@ -130,17 +146,26 @@ LOAD_LIMIT_MS = 1000.0
 
 def load_ms(driver: WebDriver) -> float:
     """How long the page took to load, by the browser's navigation timing (start to the end of ``load``)."""
-    return float(driver.execute_script("var n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime;"))
+    return float(
+        driver.execute_script(
+            "var n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime;"
+        )
+    )
 
 
 def open_details(driver: WebDriver, element: Any) -> None:
     """Open the <details> an element is in (a collapsed finding card), so that it can be clicked."""
-    driver.execute_script("for (var d = arguments[0]; d; d = d.parentElement) { if (d.tagName === 'DETAILS') { d.open = true; } }", element)
+    driver.execute_script(
+        "for (var d = arguments[0]; d; d = d.parentElement) { if (d.tagName === 'DETAILS') { d.open = true; } }",
+        element,
+    )
 
 
 def save_screenshot(driver: WebDriver, path: Path) -> Path:
     """A full-page PNG (the window is stretched to the page's height, then restored)."""
-    height = driver.execute_script("window.scrollTo(0, 0); return Math.min(document.documentElement.scrollHeight, 12000)")
+    height = driver.execute_script(
+        "window.scrollTo(0, 0); return Math.min(document.documentElement.scrollHeight, 12000)"
+    )
     driver.set_window_size(1400, height)
     path.parent.mkdir(parents=True, exist_ok=True)
     assert driver.save_screenshot(str(path))
@@ -149,7 +174,9 @@ def save_screenshot(driver: WebDriver, path: Path) -> Path:
 
 
 @pytest.mark.parametrize("source", ["campaign", "synthetic"])
-def test_report_opens_from_disk_with_matrix_every_finding_working_links_and_no_console_errors(driver: WebDriver, tmp_path: Path, source: str) -> None:
+def test_report_opens_from_disk_with_matrix_every_finding_working_links_and_no_console_errors(
+    driver: WebDriver, tmp_path: Path, source: str
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -209,14 +236,26 @@ def test_first_screen_shows_the_atlas_with_disagreeing_rows_marked_dtype_tables_
     atlas = inprocess_atlas(CAMPAIGN_ORACLES)
     if atlas is None:
         pytest.skip("no framework to probe in process")
-    run.findings += [f for f in synthetic_run().findings if f.signature.oracle not in {g.signature.oracle for g in run.findings}]
+    run.findings += [
+        f for f in synthetic_run().findings if f.signature.oracle not in {g.signature.oracle for g in run.findings}
+    ]
     run.dtype_support = run.dtype_support or [
-        {"op": "torch.gather", "oracle": "torch", "arg": "index", "dtype": "int32", "documented": True, "statuses": {"accepted": 1}}
-    ]  # fmt: skip
+        {
+            "op": "torch.gather",
+            "oracle": "torch",
+            "arg": "index",
+            "dtype": "int32",
+            "documented": True,
+            "statuses": {"accepted": 1},
+        }
+    ]
     atlas.save(tmp_path / "campaign" / "atlas.json")
     index = build_report([run], tmp_path / "report", atlases=load_atlases([tmp_path / "campaign"]))
     width, height = FIRST_SCREEN
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
     try:
         times = []
         for _ in range(3):
@@ -233,7 +272,9 @@ def test_first_screen_shows_the_atlas_with_disagreeing_rows_marked_dtype_tables_
         disagree = driver.find_elements(By.CSS_SELECTOR, "table.atlas tr.disagree")
         assert disagree, "some atlas row must disagree across numpy, torch and onnxruntime"
         first = disagree[0]
-        top, bottom = driver.execute_script("var r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", first)
+        top, bottom = driver.execute_script(
+            "var r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", first
+        )
         assert 0 <= top and bottom <= height, "the first disagreeing row is on the first screen"
         assert first.find_element(By.CSS_SELECTOR, "th.cond .ne").text == "≠"
         assert driver.find_elements(By.CSS_SELECTOR, "table.atlas td.departs")
@@ -253,7 +294,9 @@ def test_first_screen_shows_the_atlas_with_disagreeing_rows_marked_dtype_tables_
         assert driver.find_elements(By.CSS_SELECTOR, "#dtypes table.dtypes tr th.op")
 
         # the filter: a framework's name hides every other framework's findings
-        frameworks = {el.get_attribute("data-framework") for el in driver.find_elements(By.CSS_SELECTOR, "details.finding")}
+        frameworks = {
+            el.get_attribute("data-framework") for el in driver.find_elements(By.CSS_SELECTOR, "details.finding")
+        }
         assert len(frameworks) > 1, frameworks
         name = "jax" if "jax" in frameworks else min(f for f in frameworks if f)
         box = driver.find_element(By.ID, "finding-search")

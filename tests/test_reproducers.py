@@ -46,7 +46,9 @@ class UnitFake(FrameworkOracle):
         from conformance.core.oracle import OracleInfo
 
         info = OracleInfo("fake-unit", "numpy", np.__version__, "cpu", "eager", ops)
-        super().__init__(info, NUMPY_PRELUDE + "\nimport os\nimport signal\nimport time\n", EAGER, [OpUnit("numpy.take", call)])
+        super().__init__(
+            info, NUMPY_PRELUDE + "\nimport os\nimport signal\nimport time\n", EAGER, [OpUnit("numpy.take", call)]
+        )
 
 
 def expected(case: Case, policy: str | None = None) -> Outcome:
@@ -86,33 +88,85 @@ TABLE: tuple[tuple[str, Case, bool] | tuple[str, Case, bool, str], ...] = (
     ("numpy", _case("numpy.advanced_indexing", np.arange(6).reshape(2, 3), [[1, 5]]), True, "clip"),
     ("numpy", _case("numpy.take", X, [3], axis=0, mode="raise"), False),  # both raise an index error
     ("torch", _case("torch.gather", np.array([[1, 2], [3, 4]], np.int32), [[1], [0]], dim=1), False),
-    ("torch", _case("torch.gather", np.array([[np.nan, 1.0]], BFLOAT16), [[0, 1]], dim=1), True),  # NaN 0x7FC0 -> 0xFFFF
+    (
+        "torch",
+        _case("torch.gather", np.array([[np.nan, 1.0]], BFLOAT16), [[0, 1]], dim=1),
+        True,
+    ),  # NaN 0x7FC0 -> 0xFFFF
     ("torch", _case("torch.take_along_dim", X, [3], dim=0), True),  # wraps instead of raising
     # tf.gather out of range: eager raises (as the reference does), XLA clamps to the last element
     ("tensorflow", _case("tensorflow.gather", X, [3], axis=0, batch_dims=0), False),
     ("tensorflow-xla", _case("tensorflow.gather", X, [3], axis=0, batch_dims=0), True),
     ("tensorflow-xla", _case("tensorflow.gather_nd", np.arange(6.0).reshape(2, 3), [[1, 2]], batch_dims=0), False),
-    ("tensorflow", _case("tensorflow.gather", np.zeros((3, 0)), [5], axis=0, batch_dims=0), True),  # empty output: unchecked
-    ("onnxruntime", _case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], BFLOAT16), [[1, 0]], axis=1), False),
-    ("onnxruntime", _case("onnx.GatherElements-13", np.array([[1 + 2j, 3]], np.complex64), [[0, 7]], axis=1), True),  # dtype error
+    (
+        "tensorflow",
+        _case("tensorflow.gather", np.zeros((3, 0)), [5], axis=0, batch_dims=0),
+        True,
+    ),  # empty output: unchecked
+    (
+        "onnxruntime",
+        _case("onnx.GatherElements-13", np.array([[1.5, 2.5], [3.5, 4.5]], BFLOAT16), [[1, 0]], axis=1),
+        False,
+    ),
+    (
+        "onnxruntime",
+        _case("onnx.GatherElements-13", np.array([[1 + 2j, 3]], np.complex64), [[0, 7]], axis=1),
+        True,
+    ),  # dtype error
     ("onnx-reference", _case("onnx.Gather-13", np.array(["a", "bé", "c"]), [2, 0], axis=0), False),
     ("onnx-reference", _case("onnx.GatherElements-13", np.arange(6.0).reshape(2, 3), [[0, 1], [1, 0]], axis=-1), True),
-    ("jax", _case("jax.numpy.take", np.arange(4, dtype=np.int64), [3, -1], axis=None, mode=None, fill_value=None), False),
-    ("jax", _case("jax.numpy.take_along_axis", np.zeros((2, 0)), np.zeros((2, 1), np.int64), axis=1, mode=None,
-                  fill_value=None), True),  # an empty axis fills 0.0, not the default NaN
-)  # fmt: skip
+    (
+        "jax",
+        _case("jax.numpy.take", np.arange(4, dtype=np.int64), [3, -1], axis=None, mode=None, fill_value=None),
+        False,
+    ),
+    (
+        "jax",
+        _case(
+            "jax.numpy.take_along_axis",
+            np.zeros((2, 0)),
+            np.zeros((2, 1), np.int64),
+            axis=1,
+            mode=None,
+            fill_value=None,
+        ),
+        True,
+    ),  # an empty axis fills 0.0, not the default NaN
+)
 
 FAKES = (
-    Example("fake-segfault", UnitFake("os.kill(os.getpid(), signal.SIGSEGV)"), _case("numpy.take", X, [1], axis=0), True,
-            Outcome.crashed(signal.SIGSEGV, None)),
-    Example("fake-hang", UnitFake("time.sleep(600)"), _case("numpy.take", X, [1], axis=0), True, Outcome.timed_out(1.0),
-            ("--time-limit", str(HANG_LIMIT))),
-    Example("fake-crash-fixed", UnitFake("np.take(data, indices, **attrs)"), _case("numpy.take", X, [1], axis=0), False,
-            Outcome.crashed(signal.SIGSEGV, None)),
-)  # fmt: skip
+    Example(
+        "fake-segfault",
+        UnitFake("os.kill(os.getpid(), signal.SIGSEGV)"),
+        _case("numpy.take", X, [1], axis=0),
+        True,
+        Outcome.crashed(signal.SIGSEGV, None),
+    ),
+    Example(
+        "fake-hang",
+        UnitFake("time.sleep(600)"),
+        _case("numpy.take", X, [1], axis=0),
+        True,
+        Outcome.timed_out(1.0),
+        ("--time-limit", str(HANG_LIMIT)),
+    ),
+    Example(
+        "fake-crash-fixed",
+        UnitFake("np.take(data, indices, **attrs)"),
+        _case("numpy.take", X, [1], axis=0),
+        False,
+        Outcome.crashed(signal.SIGSEGV, None),
+    ),
+)
 
 EXAMPLES = [
-    Example(f"{name}:{case.op}:{'differs' if differs else 'agrees'}:{i}", ORACLES[name], case, differs, policy=policy[0] if policy else None)
+    Example(
+        f"{name}:{case.op}:{'differs' if differs else 'agrees'}:{i}",
+        ORACLES[name],
+        case,
+        differs,
+        policy=policy[0] if policy else None,
+    )
     for i, (name, case, differs, *policy) in enumerate(TABLE)
     if name in ORACLES
 ] + list(FAKES)
@@ -134,8 +188,22 @@ def _write_and_run(example: Example, root: Path) -> Ran:
     elsewhere = root / "cwd"
     elsewhere.mkdir(exist_ok=True)
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, str(path), *example.args], cwd=elsewhere, capture_output=True, text=True, timeout=300, check=False)
-    return Ran(reproducer.text, tuple(reproducer.attachments), proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
+    proc = subprocess.run(
+        [sys.executable, str(path), *example.args],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return Ran(
+        reproducer.text,
+        tuple(reproducer.attachments),
+        proc.returncode,
+        proc.stdout,
+        proc.stderr,
+        time.monotonic() - start,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -177,19 +245,32 @@ def test_the_crash_reproducer_names_the_signal(ran: dict[str, Ran]) -> None:
 def test_tensorflow_eager_and_xla_scripts_differ_in_their_mode(ran: dict[str, Ran]) -> None:
     if not {"tensorflow", "tensorflow-xla"} <= set(ORACLES):
         pytest.skip("no TensorFlow")
-    eager, xla = (next(r for k, r in ran.items() if k.startswith(f"{n}:tensorflow.gather:")) for n in ("tensorflow", "tensorflow-xla"))
+    eager, xla = (
+        next(r for k, r in ran.items() if k.startswith(f"{n}:tensorflow.gather:"))
+        for n in ("tensorflow", "tensorflow-xla")
+    )
     assert "jit_compile=True" in xla.text and "jit_compile" not in eager.text
     assert "observed: error InvalidArgumentError" in eager.stdout and "observed: value float64 [1] = [2.]" in xla.stdout
 
 
-def test_small_inputs_are_literal_arrays_and_scripts_print_the_expected_and_observed_values(ran: dict[str, Ran]) -> None:
+def test_small_inputs_are_literal_arrays_and_scripts_print_the_expected_and_observed_values(
+    ran: dict[str, Ran],
+) -> None:
     for key, result in ran.items():
-        inputs = [line for line in result.text.splitlines() if line.startswith(("data = ", "indices = ", "EXPECTED_VALUE = "))]
-        assert inputs and not [line for line in inputs if "b64decode" in line], (key, inputs)  # every input here is small and exact
+        inputs = [
+            line for line in result.text.splitlines() if line.startswith(("data = ", "indices = ", "EXPECTED_VALUE = "))
+        ]
+        assert inputs and not [line for line in inputs if "b64decode" in line], (
+            key,
+            inputs,
+        )  # every input here is small and exact
     torch_nan = next(r for k, r in ran.items() if k.startswith("torch:torch.gather:differs"))
     assert "data = np.array([[np.nan, 1]], dtype=ml_dtypes.bfloat16)" in torch_nan.text
     numpy_take = next(r for k, r in ran.items() if k.startswith("numpy:numpy.advanced_indexing:agrees"))
-    assert numpy_take.stdout.splitlines()[:2] == ["expected: value int64 [2] = [5, 0]", "observed: value int64 [2] = [5, 0]"]
+    assert numpy_take.stdout.splitlines()[:2] == [
+        "expected: value int64 [2] = [5, 0]",
+        "observed: value int64 [2] = [5, 0]",
+    ]
     assert "# The reference expects: value int64[2] = [5, 0]" in numpy_take.text
 
 
@@ -199,7 +280,9 @@ def test_a_nan_payload_is_written_as_bytes_with_its_values_in_a_comment() -> Non
     payload = np.array([0x7FC00001, 0x3FC00000], dtype=np.uint32).view(np.float32)
     line = assignment("data", payload)
     assert "b64decode(" in line and line.rstrip().endswith("# [nan, 1.5] (bits exact only as bytes)")
-    assert assignment("data", np.array([np.nan, 1.5], np.float32)) == "data = np.array([np.nan, 1.5], dtype=np.float32)\n"
+    assert (
+        assignment("data", np.array([np.nan, 1.5], np.float32)) == "data = np.array([np.nan, 1.5], dtype=np.float32)\n"
+    )
 
 
 def test_onnx_reproducers_embed_and_attach_their_model(ran: dict[str, Ran]) -> None:
@@ -208,7 +291,9 @@ def test_onnx_reproducers_embed_and_attach_their_model(ran: dict[str, Ran]) -> N
         pytest.skip("no ONNX runtime")
     for result in onnx_runs.values():
         assert result.attachments == ("model.onnx",) and "MODEL = base64.b64decode(" in result.text
-    assert any("InferenceSession" in r.text for r in onnx_runs.values()) and any("ReferenceEvaluator" in r.text for r in onnx_runs.values())
+    assert any("InferenceSession" in r.text for r in onnx_runs.values()) and any(
+        "ReferenceEvaluator" in r.text for r in onnx_runs.values()
+    )
 
 
 def test_an_op_listed_without_a_unit_fails_when_the_oracle_is_built() -> None:

@@ -55,12 +55,25 @@ def test_a_policy_is_one_finding_whatever_the_regime_with_the_regimes_as_variant
     cc = ClassCase(EqClass.ELEMENT, (5,), (2,), 0, 0, "int64", "int64", "negative", False, "contiguous", 0, 0)
     for j in sightings:
         tally.discrepancy(cc, j)
-    assert set(tally.variants[sig]) >= {("regime", "negative"), ("regime", "oob-above"), ("regime", "oob-below"), ("regime", "extreme")}
+    assert set(tally.variants[sig]) >= {
+        ("regime", "negative"),
+        ("regime", "oob-above"),
+        ("regime", "oob-below"),
+        ("regime", "extreme"),
+    }
 
 
 def test_indices_beyond_int32_are_their_own_condition_without_a_coincidental_policy() -> None:
     # NumPy casts uint64 2**64-1 to -1 and reads the last element: "clamps" on this example only by coincidence
-    j = _judged("numpy.take", [5, 6, 7], np.array([2**64 - 1], np.uint64), Outcome.returned(np.array([7])), "extreme", axis=0, mode="raise")
+    j = _judged(
+        "numpy.take",
+        [5, 6, 7],
+        np.array([2**64 - 1], np.uint64),
+        Outcome.returned(np.array([7])),
+        "extreme",
+        axis=0,
+        mode="raise",
+    )
     sig = j.signature()
     assert sig.tags == (BEYOND_INT32,)
     assert merged_into(sig, example_words(j.case, j.outcome), {sig}) == replace(sig, policy="")
@@ -107,7 +120,15 @@ def test_an_internal_error_is_one_finding_per_oracle_and_family_whatever_the_inp
 def test_accepting_bool_indices_where_the_docs_are_silent_is_dtype_support_not_a_finding() -> None:
     # regression: numpy.take / jnp.take on [True] were "value instead of error, precondition: precondition"
     for op in ("numpy.take", "jax.numpy.take"):
-        j = _judged(op, [[-2.0]], np.array([True]), Outcome.returned(np.array([-2.0])), "non-integer", axis=None, mode="raise" if op == "numpy.take" else None)
+        j = _judged(
+            op,
+            [[-2.0]],
+            np.array([True]),
+            Outcome.returned(np.array([-2.0])),
+            "non-integer",
+            axis=None,
+            mode="raise" if op == "numpy.take" else None,
+        )
         assert j.verdict.conforms, (op, j.verdict)
 
 
@@ -117,12 +138,30 @@ def test_an_index_into_a_0d_input_breaks_a_precondition_even_where_the_policy_is
     assert j.verdict.outcome == "value instead of error"
     assert j.signature().tags == ("precondition: 0-d input",)
     error = Outcome.raised(IndexError("indices out of range"), ErrorClass.INDEX_OUT_OF_RANGE)
-    assert _judged("onnx.Gather-1", np.float32(-1.0), np.array(-1), error, "negative", axis=0).verdict.outcome != "spec silent"
+    assert (
+        _judged("onnx.Gather-1", np.float32(-1.0), np.array(-1), error, "negative", axis=0).verdict.outcome
+        != "spec silent"
+    )
 
 
 def test_a_replayed_reproducer_settles_as_the_campaign_settles_it() -> None:
-    j = _judged("numpy.take", [5, 6, 7], np.array([2**64 - 1], np.uint64), Outcome.returned(np.array([7])), "extreme", axis=0, mode="raise")
-    entry = Entry(op="numpy.take", oracle="fw", outcome="value instead of error", policy="", condition=(BEYOND_INT32,), versions=">=1")
+    j = _judged(
+        "numpy.take",
+        [5, 6, 7],
+        np.array([2**64 - 1], np.uint64),
+        Outcome.returned(np.array([7])),
+        "extreme",
+        axis=0,
+        mode="raise",
+    )
+    entry = Entry(
+        op="numpy.take",
+        oracle="fw",
+        outcome="value instead of error",
+        policy="",
+        condition=(BEYOND_INT32,),
+        versions=">=1",
+    )
     assert not entry.matches(j.signature())
     assert entry.accepts(j.signature(), example_words(j.case, j.outcome))
 
@@ -145,10 +184,14 @@ class _Wraps:
             size = data.size if axis is None else data.shape[axis]
             if size == 0:
                 raise IndexError("cannot do a non-empty take from an empty axis")
-            idx = np.asarray(np.asarray(c.indices).astype(object) % size)  # modulo by hand: numpy's own wrap steps one size at a time
+            idx = np.asarray(
+                np.asarray(c.indices).astype(object) % size
+            )  # modulo by hand: numpy's own wrap steps one size at a time
             return Outcome.returned(np.asarray(np.take(data, idx.astype(np.int64), axis=axis)))
         except (IndexError, TypeError, ValueError, OverflowError) as exc:
-            return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE if isinstance(exc, IndexError) else ErrorClass.SHAPE_INVALID)
+            return Outcome.raised(
+                exc, ErrorClass.INDEX_OUT_OF_RANGE if isinstance(exc, IndexError) else ErrorClass.SHAPE_INVALID
+            )
 
     def reproducer(self, case, reference, observed=None):
         raise NotImplementedError
@@ -170,21 +213,53 @@ def test_findings_first_seen_on_probes_are_cut_down_to_a_minimal_reproducer() ->
 
 def test_a_clamping_or_wrapping_op_may_return_an_empty_output_from_an_empty_axis() -> None:
     # jnp indexing bool[0,0][[0]] and tnp.take(int32[0,0], 0, axis=0, mode='clip') return an empty array: nothing is read
-    for op, idx, attrs in (("jax.advanced_indexing", [[0]], {}), ("tensorflow.experimental.numpy.take", [0], {"axis": 0, "mode": "clip"})):
-        j = _judged(op, np.zeros((0, 0), np.int32), np.array(idx), Outcome.returned(np.zeros((1, 0), np.int32)), "oob-above", **attrs)
+    for op, idx, attrs in (
+        ("jax.advanced_indexing", [[0]], {}),
+        ("tensorflow.experimental.numpy.take", [0], {"axis": 0, "mode": "clip"}),
+    ):
+        j = _judged(
+            op,
+            np.zeros((0, 0), np.int32),
+            np.array(idx),
+            Outcome.returned(np.zeros((1, 0), np.int32)),
+            "oob-above",
+            **attrs,
+        )
         assert j.reference.kind.value == "value" and j.verdict.conforms, (op, j.reference.describe())
-    empty = _judged("numpy.take", np.zeros((0, 0)), np.array([0]), Outcome.returned(np.zeros((1, 0))), "oob-above", axis=0, mode="raise")
+    empty = _judged(
+        "numpy.take",
+        np.zeros((0, 0)),
+        np.array([0]),
+        Outcome.returned(np.zeros((1, 0))),
+        "oob-above",
+        axis=0,
+        mode="raise",
+    )
     assert not empty.verdict.conforms  # where the docs say raise, an unchecked empty output stays a finding
 
 
 def test_jax_default_narrowing_64_bit_inputs_as_documented_conforms() -> None:
     info = OracleInfo("jax-default", "jax", "0.8", "cpu", "eager (x64 off)", (), 32)
     data = np.array([2**40, 7])
-    case = Case("jax.numpy.take", data, np.array([1]), {"axis": 0, "mode": None, "fill_value": None}, CaseTags("in-range", "int64", "int"))
+    case = Case(
+        "jax.numpy.take",
+        data,
+        np.array([1]),
+        {"axis": 0, "mode": None, "fill_value": None},
+        CaseTags("in-range", "int64", "int"),
+    )
     got = Outcome.returned(np.array([7], np.int32))
     assert judge(case, reference_outcome(case), got, PolicyValues(case), bits=info.bits).conforms
-    assert not judge(case, reference_outcome(case), got, PolicyValues(case)).conforms  # with x64 on, int32 is a wrong dtype
-    beyond = Case("jax.advanced_indexing", np.array([-2.5, -7.0], np.float32), np.array([[2**31]]), {}, CaseTags("oob-above", "int64", "float"))
+    assert not judge(
+        case, reference_outcome(case), got, PolicyValues(case)
+    ).conforms  # with x64 on, int32 is a wrong dtype
+    beyond = Case(
+        "jax.advanced_indexing",
+        np.array([-2.5, -7.0], np.float32),
+        np.array([[2**31]]),
+        {},
+        CaseTags("oob-above", "int64", "float"),
+    )
     clamped = Outcome.returned(np.array([-2.5], np.float32))  # 2**31 narrowed to -2**31, then clamped to 0
     assert judge(beyond, reference_outcome(beyond), clamped, PolicyValues(beyond), bits=32).conforms
 
@@ -194,21 +269,47 @@ def test_a_dtype_error_listing_allowed_values_blames_the_argument_it_names() -> 
 
     msg = "Value for attr 'out_type' of int8 is not in the list of allowed values: int32, int64"
     for data in (np.zeros(2, np.int8), np.zeros(2, np.int32)):
-        assert rejected_dtype(Case("t.g", data, np.zeros(1, np.int8), {}), Outcome.raised(TypeError(msg), ErrorClass.DTYPE_UNSUPPORTED)) == "index:int8"
+        assert (
+            rejected_dtype(
+                Case("t.g", data, np.zeros(1, np.int8), {}),
+                Outcome.raised(TypeError(msg), ErrorClass.DTYPE_UNSUPPORTED),
+            )
+            == "index:int8"
+        )
 
 
 def test_an_attribute_refused_is_one_finding_whatever_the_reference_expected() -> None:
-    refused = Outcome.raised(NotImplementedError("The 'raise' mode to take is not supported."), ErrorClass.ATTRIBUTE_INVALID)
+    refused = Outcome.raised(
+        NotImplementedError("The 'raise' mode to take is not supported."), ErrorClass.ATTRIBUTE_INVALID
+    )
     sigs = {
-        _judged("tensorflow.experimental.numpy.take", [[-2.0]], idx, refused, regime, axis=None, mode="raise").signature()
+        _judged(
+            "tensorflow.experimental.numpy.take", [[-2.0]], idx, refused, regime, axis=None, mode="raise"
+        ).signature()
         for idx, regime in (([0], "in-range"), ([-1], "negative"), ([6], "oob-above"))
     }
     assert len(sigs) == 1 and next(iter(sigs)).outcome == "attribute refused" and next(iter(sigs)).policy == ""
 
 
 def test_a_value_from_an_empty_gathered_axis_is_one_finding_whatever_it_holds() -> None:
-    wrong_shape = _judged("tensorflow.gather", np.zeros((2, 0, 2), np.float32), [0], Outcome.returned(np.zeros((2, 2), np.float32)), "oob-above", axis=1, batch_dims=0)
-    zeros = _judged("tensorflow.gather", np.zeros((2, 0), np.float32), [0], Outcome.returned(np.zeros((2, 1), np.float32)), "oob-above", axis=1, batch_dims=0)
+    wrong_shape = _judged(
+        "tensorflow.gather",
+        np.zeros((2, 0, 2), np.float32),
+        [0],
+        Outcome.returned(np.zeros((2, 2), np.float32)),
+        "oob-above",
+        axis=1,
+        batch_dims=0,
+    )
+    zeros = _judged(
+        "tensorflow.gather",
+        np.zeros((2, 0), np.float32),
+        [0],
+        Outcome.returned(np.zeros((2, 1), np.float32)),
+        "oob-above",
+        axis=1,
+        batch_dims=0,
+    )
     assert wrong_shape.signature() == zeros.signature()
     assert wrong_shape.signature().tags == ("empty axis",) and wrong_shape.signature().policy == ""
 
@@ -230,19 +331,35 @@ def test_onnxruntime_keeps_a_0d_index_0d_next_to_bfloat16_data() -> None:
     from conformance.core.arrays import as_dtype
 
     ort = next(o for o in onnx_oracle.oracles_here() if o.name == "onnxruntime")
-    got = ort.run_in_process("onnx.Gather-13", np.zeros((0, 2), as_dtype("bfloat16")), np.array(1, np.int32), {"axis": -1})
+    got = ort.run_in_process(
+        "onnx.Gather-13", np.zeros((0, 2), as_dtype("bfloat16")), np.array(1, np.int32), {"axis": -1}
+    )
     assert got.kind.value == "value" and np.asarray(got.value).shape == (0,), got.describe()
 
 
 def test_an_index_that_broadcasting_removes_is_never_checked() -> None:
     # numpy.take_along_axis / torch.take_along_dim: data (0,5,2), index [[[7]]] broadcasts to (0,1,2): no index is left
     for op, attrs in (("numpy.take_along_axis", {"axis": 1}), ("torch.take_along_dim", {"dim": 1})):
-        j = _judged(op, np.zeros((0, 5, 2), np.float32), np.array([[[7]]]), Outcome.returned(np.zeros((0, 1, 2), np.float32)), "oob-above", **attrs)
+        j = _judged(
+            op,
+            np.zeros((0, 5, 2), np.float32),
+            np.array([[[7]]]),
+            Outcome.returned(np.zeros((0, 1, 2), np.float32)),
+            "oob-above",
+            **attrs,
+        )
         assert j.verdict.conforms, (op, j.reference.describe())
 
 
 def test_torch_gather_with_an_empty_index_skips_the_shape_rule_as_documented() -> None:
-    j = _judged("torch.gather", np.zeros((1, 1, 0), np.float32), np.zeros((1, 4, 0), np.int64), Outcome.returned(np.zeros((1, 4, 0), np.float32)), "empty", dim=0)
+    j = _judged(
+        "torch.gather",
+        np.zeros((1, 1, 0), np.float32),
+        np.zeros((1, 4, 0), np.int64),
+        Outcome.returned(np.zeros((1, 4, 0), np.float32)),
+        "empty",
+        dim=0,
+    )
     assert j.verdict.conforms, j.reference.describe()
 
 
@@ -252,7 +369,10 @@ def test_torch_error_messages_keep_their_class_inside_dynamos_wrapper_and_on_an_
 
     wrapped = "TorchRuntimeError: Dynamo failed ... got RuntimeError('Size does not match at dimension 0') FakeTensor(..., size=(3,), dtype=torch.int64)"
     assert classify_with(wrapped, TORCH_PATTERNS, True) is ErrorClass.SHAPE_INVALID
-    assert classify_with("index_select(): self indexing axis dim should be positive", TORCH_PATTERNS, True) is ErrorClass.INDEX_OUT_OF_RANGE
+    assert (
+        classify_with("index_select(): self indexing axis dim should be positive", TORCH_PATTERNS, True)
+        is ErrorClass.INDEX_OUT_OF_RANGE
+    )
 
 
 def test_refusing_an_index_into_an_empty_axis_is_as_good_as_the_empty_answer() -> None:
@@ -264,17 +384,30 @@ def test_refusing_an_index_into_an_empty_axis_is_as_good_as_the_empty_answer() -
 
 def test_a_uint8_index_torch_documents_as_a_mask_is_dtype_support_not_a_finding() -> None:
     # regression: torch x[tensor([255], dtype=uint8)] on [False] is a mask read, not index 255 out of range
-    j = _judged("torch.advanced_indexing", np.array([False]), np.array([255], np.uint8), Outcome.returned(np.array([[False]])), "extreme")
+    j = _judged(
+        "torch.advanced_indexing",
+        np.array([False]),
+        np.array([255], np.uint8),
+        Outcome.returned(np.array([[False]])),
+        "extreme",
+    )
     assert j.verdict.conforms, j.verdict
 
 
 def test_a_shape_error_where_the_docs_accept_the_shapes_is_one_finding_whatever_the_indices() -> None:
     # tnp.take_along_axis on rank-9 inputs: SelectV2 cannot broadcast, in range or not
-    err = Outcome.raised(ValueError("Broadcast between [1,1,1,1,1,1,1,1,1] and [1,1,1,1,1,1,1,1,1] is not supported yet"), ErrorClass.SHAPE_INVALID)
+    err = Outcome.raised(
+        ValueError("Broadcast between [1,1,1,1,1,1,1,1,1] and [1,1,1,1,1,1,1,1,1] is not supported yet"),
+        ErrorClass.SHAPE_INVALID,
+    )
     shape = (1,) * 9
     data = np.full(shape, -1, np.int32)
-    sigs = {_judged("tensorflow.experimental.numpy.take_along_axis", data, np.full(shape, v, np.int32), err, regime, axis=0).signature()
-            for v, regime in ((0, "in-range"), (-2**31, "oob-below"))}
+    sigs = {
+        _judged(
+            "tensorflow.experimental.numpy.take_along_axis", data, np.full(shape, v, np.int32), err, regime, axis=0
+        ).signature()
+        for v, regime in ((0, "in-range"), (-(2**31), "oob-below"))
+    }
     assert len(sigs) == 1 and next(iter(sigs)).outcome == "shapes refused", sigs
 
 
@@ -285,7 +418,13 @@ def test_a_jax_default_reproducer_expects_what_its_narrowed_inputs_give() -> Non
     from conformance.campaign.finding_builder import reproducers
 
     x64, default = jax_oracle.oracles_here()[:2]
-    case = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None, "fill_value": None}, CaseTags("in-range", "int64", "int"))
+    case = Case(
+        "jax.numpy.take",
+        np.array([2**40, 7]),
+        np.array([1]),
+        {"axis": 0, "mode": None, "fill_value": None},
+        CaseTags("in-range", "int64", "int"),
+    )
     scripts, _ = reproducers(case, reference_outcome(case), [x64, default], {})
     assert "EXPECTED_VALUE = np.array([7], dtype=np.int64)" in scripts["jax"]
     assert "EXPECTED_VALUE = np.array([7], dtype=np.int32)" in scripts["jax-default"]

@@ -42,7 +42,12 @@ def run_printed(data: np.ndarray, indices: np.ndarray, p: Printed, final: tuple[
 
 def assert_plan_is(op: str, data: np.ndarray, indices: np.ndarray, p: Printed, **attrs) -> None:
     ours = plan(op, data.shape, indices.shape, **attrs)
-    assert (ours.input_shape, ours.indices_shape, ours.output_shape, ours.axes) == (p.input, p.indices, p.output, p.axes)
+    assert (ours.input_shape, ours.indices_shape, ours.output_shape, ours.axes) == (
+        p.input,
+        p.indices,
+        p.output,
+        p.axes,
+    )
 
 
 # -- Single-axis element gather (GatherElements) ----------------------------------
@@ -70,7 +75,12 @@ def test_seed_gather_elements_examples(name: str, op: str) -> None:
 def test_seed_gather_elements_plan_keeps_every_shape(name: str) -> None:
     data, idx, axis, _ = ELEMENTS[name]
     p = plan("onnx.GatherElements", data.shape, np.shape(idx), axis=axis)
-    assert (p.input_shape, p.indices_shape, p.output_shape, p.axes) == (data.shape, np.shape(idx), np.shape(idx), (axis,))
+    assert (p.input_shape, p.indices_shape, p.output_shape, p.axes) == (
+        data.shape,
+        np.shape(idx),
+        np.shape(idx),
+        (axis,),
+    )
 
 
 # -- Single-axis blocks (Gather) ------------------------------------------------------
@@ -86,14 +96,20 @@ class GatherExample:
 
 
 GATHER = {
-    "axis0_indices_2": GatherExample(X43, [3, 1], 0, [[30, 31, 32], [10, 11, 12]], Printed((4, 3), (2, 1), (2, 3), (0,))),
+    "axis0_indices_2": GatherExample(
+        X43, [3, 1], 0, [[30, 31, 32], [10, 11, 12]], Printed((4, 3), (2, 1), (2, 3), (0,))
+    ),
     "axis1_indices_5": GatherExample(
-        X43, [2, 1, 0, 1, 2], 1,
+        X43,
+        [2, 1, 0, 1, 2],
+        1,
         [[2, 1, 0, 1, 2], [12, 11, 10, 11, 12], [22, 21, 20, 21, 22], [32, 31, 30, 31, 32]],
         Printed((4, 3), (1, 5), (4, 5), (1,)),
     ),
     "axis1_indices_2x2": GatherExample(
-        X43, [[0, 1], [1, 2]], 1,
+        X43,
+        [[0, 1], [1, 2]],
+        1,
         [[[0, 1], [1, 2]], [[10, 11], [11, 12]], [[20, 21], [21, 22]], [[30, 31], [31, 32]]],
         Printed((4, 1, 3), (1, 2, 2), (4, 2, 2), (2,)),
     ),
@@ -102,7 +118,7 @@ GATHER = {
     "indices_2x2_axis0": GatherExample(
         X22, [[1, 0], [0, 1]], 0, [[[3, 4], [1, 2]], [[1, 2], [3, 4]]], Printed((2, 1, 2), (2, 2, 1), (2, 2, 2), (0,))
     ),
-}  # fmt: skip
+}
 OUR_LAYOUT = ("axis0_indices_2", "axis1_indices_5", "indices_1_0", "indices_2x2_axis0")
 OTHER_LAYOUT = ("axis1_indices_2x2",)
 
@@ -197,7 +213,10 @@ def test_seed_gather_blocks_code_layout_is_valid_for_every_gather_example(name: 
 def test_seed_doc_error_python_comments_of_the_reference_script() -> None:
     """Seed doc error: the comments in the seed's numpy test script do not
     match what the script computes (they were written for other data)."""
-    assert np.take(X22, np.array([1, 0]), axis=0).tolist() == [[3, 4], [1, 2]]  # comment says [[[3 4],[1 2]],[[1 2],[3 4]]]
+    assert np.take(X22, np.array([1, 0]), axis=0).tolist() == [
+        [3, 4],
+        [1, 2],
+    ]  # comment says [[[3 4],[1 2]],[[1 2],[3 4]]]
     elements = reference("onnx.GatherElements", X43, np.array([[0, 1], [1, 0]]), axis=1)
     assert elements.tolist() == [[0, 1], [11, 10]] != [[1, 2], [4, 3]]  # comment: [[1, 2], [4, 3]]
     nd = reference("onnx.GatherND", X43, np.array([[0, 0], [1, 1]]))
@@ -212,7 +231,9 @@ def test_seed_equivalence_class_example_4x2x1x2_with_indices_1x3x2x2_gives_4x3x2
     idx = np.array([0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1]).reshape(1, 3, 2, 2)
     out = gather_multiaxis(data, idx, [1])
     assert out.shape == (4, 3, 2, 2)
-    want = np.array([[[[data[a, idx[0, j, c, d], 0, d] for d in range(2)] for c in range(2)] for j in range(3)] for a in range(4)])
+    want = np.array(
+        [[[[data[a, idx[0, j, c, d], 0, d] for d in range(2)] for c in range(2)] for j in range(3)] for a in range(4)]
+    )
     assert np.array_equal(out, want)
 
 
@@ -251,17 +272,29 @@ def test_seed_and_onnx_doc_gathernd_examples(name: str, op: str) -> None:
 
 
 ND_PRINTED = {  # the seed's "Examples" section, with its printed intermediates
-    "blocks_2x2_indices": (X222, [[0, 1], [1, 0]], 0, [[2, 3], [4, 5]], Printed((2, 2, 2), (1, 2, 2), (1, 2, 2), (0, 1))),
+    "blocks_2x2_indices": (
+        X222,
+        [[0, 1], [1, 0]],
+        0,
+        [[2, 3], [4, 5]],
+        Printed((2, 2, 2), (1, 2, 2), (1, 2, 2), (0, 1)),
+    ),
     "indices_3x1": (
-        X222, [[1], [0], [1]], 0, [X222[1].tolist(), X222[0].tolist(), X222[1].tolist()],
+        X222,
+        [[1], [0], [1]],
+        0,
+        [X222[1].tolist(), X222[0].tolist(), X222[1].tolist()],
         Printed((2, 2, 2), (3, 1, 1), (3, 2, 2), (0,)),
     ),
     "batch_dims_1": (X222, [[1], [0]], 1, [[2, 3], [4, 5]], Printed((2, 2, 2), (2, 1, 1), (2, 1, 2), (1,))),
     "indices_5x3": (
-        X222, [[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]], 0, [1, 2, 4, 6, 7],
+        X222,
+        [[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
+        0,
+        [1, 2, 4, 6, 7],
         Printed((2, 2, 2), (5, 1, 3), (5, 1, 1), (0, 1, 2)),
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", ND_PRINTED)
@@ -284,7 +317,12 @@ def test_seed_gathernd_example1_prints_another_valid_layout_than_its_own_code() 
     the right output."""
     data, idx, _, want, printed = ND_PRINTED["blocks_2x2_indices"]
     ours = plan("onnx.GatherND", data.shape, np.shape(idx))
-    assert (ours.input_shape, ours.indices_shape, ours.output_shape, ours.axes) == ((2, 2, 2), (2, 1, 2), (2, 1, 2), (0, 1))
+    assert (ours.input_shape, ours.indices_shape, ours.output_shape, ours.axes) == (
+        (2, 2, 2),
+        (2, 1, 2),
+        (2, 1, 2),
+        (0, 1),
+    )
     assert (printed.indices, printed.output) == ((1, 2, 2), (1, 2, 2)) != (ours.indices_shape, ours.output_shape)
     code_layout = Printed(ours.input_shape, ours.indices_shape, ours.output_shape, ours.axes)
     for layout in (printed, code_layout):
@@ -297,7 +335,13 @@ def test_seed_gathernd_broadcasting_of_leading_input_dimensions() -> None:
     and TensorFlow require equal batch dimensions, so the catalog ops refuse it."""
     data, idx = np.array([[0, 1, 2]]), np.array([[1], [2]])
     p = nd_plan(data.shape, idx.shape, batch_dims=1)
-    assert (p.input_shape, p.indices_shape, p.output_shape, p.axes, p.final_shape) == ((1, 3), (2, 1), (2, 1), (1,), (2,))
+    assert (p.input_shape, p.indices_shape, p.output_shape, p.axes, p.final_shape) == (
+        (1, 3),
+        (2, 1),
+        (2, 1),
+        (1,),
+        (2,),
+    )
     assert p.run(data, idx, "error").tolist() == [1, 2]
     for op in ("onnx.GatherND", "tensorflow.gather_nd"):
         with pytest.raises(ValueError, match="batch_dims"):

@@ -34,8 +34,13 @@ def _processes_marked(mark: str) -> list[int]:
 def _start(out: Path) -> tuple[subprocess.Popen, str]:
     mark = f"GC_TEST_MARK={uuid.uuid4().hex}"
     env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
-    proc = subprocess.Popen([sys.executable, "-m", "conformance.cli.main", *LONG, "--out", str(out)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conformance.cli.main", *LONG, "--out", str(out)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     stream = out / "results.jsonl"
     while time.monotonic() < deadline and (not stream.exists() or stream.read_text().count("\n") < 5):

@@ -16,8 +16,20 @@ from conformance.spec.plans import EqClass
 
 
 def _case(**kw) -> ClassCase:
-    base = {"eq_class": EqClass.BLOCK, "data_shape": (3, 4), "index_shape": (5,), "axis": 1, "batch_dims": 0, "data_dtype": "int64",
-                "index_dtype": "int64", "regime": "in-range", "special": False, "layout": "contiguous", "mode": 0, "seed": 3}  # fmt: skip
+    base = {
+        "eq_class": EqClass.BLOCK,
+        "data_shape": (3, 4),
+        "index_shape": (5,),
+        "axis": 1,
+        "batch_dims": 0,
+        "data_dtype": "int64",
+        "index_dtype": "int64",
+        "regime": "in-range",
+        "special": False,
+        "layout": "contiguous",
+        "mode": 0,
+        "seed": 3,
+    }
     return ClassCase(**(base | kw))
 
 

@@ -116,4 +116,11 @@ def shrink_arrays(
     >>> small.data_shape, d.tolist(), i.tolist()
     ((3,), [0, 1, 2], [0])
     """
-    return greedy((cc, data, indices), lambda a: slimmer(*a), lambda a: keeps(*a), max_evals, deadline, key=lambda a: _key(a[1], a[2]))
+    return greedy(
+        (cc, data, indices),
+        lambda a: slimmer(*a),
+        lambda a: keeps(*a),
+        max_evals,
+        deadline,
+        key=lambda a: _key(a[1], a[2]),
+    )

@@ -71,7 +71,12 @@ from conformance.spec.plans import EqClass
 
 
 def _error(probe: Probe, op: str | None, exc: BaseException) -> dict[str, Any]:
-    return {"condition": probe.condition, "eq_class": probe.eq_class.value, "op": op, "error": f"{type(exc).__name__}: {exc}"}
+    return {
+        "condition": probe.condition,
+        "eq_class": probe.eq_class.value,
+        "op": op,
+        "error": f"{type(exc).__name__}: {exc}",
+    }
 
 
 def _plan(ops: Iterable[str] | None) -> tuple[list[tuple[Probe, Case]], list[dict[str, Any]]]:
@@ -97,7 +102,12 @@ def expected_cells(infos: Mapping[str, OracleInfo], ops: Iterable[str] | None = 
     True
     """
     pairs, _ = _plan(ops)
-    return {(p.condition, p.eq_class.value, c.op, name) for p, c in pairs for name, info in infos.items() if c.op in info.ops}
+    return {
+        (p.condition, p.eq_class.value, c.op, name)
+        for p, c in pairs
+        for name, info in infos.items()
+        if c.op in info.ops
+    }
 
 
 @dataclass
@@ -121,8 +131,15 @@ Sink = Callable[[Probe, Judged], None]
 
 
 def _judged(
-    probe: Probe, case: Case, info: OracleInfo, got: Outcome, ref: Outcome | None, values: PolicyValues | None, failed: str, sink: Sink | None,
-) -> AtlasCell:  # fmt: skip
+    probe: Probe,
+    case: Case,
+    info: OracleInfo,
+    got: Outcome,
+    ref: Outcome | None,
+    values: PolicyValues | None,
+    failed: str,
+    sink: Sink | None,
+) -> AtlasCell:
     """The cell one oracle's answer on one case makes (a harness error if the reference or the judge failed)."""
     base = (probe.condition, probe.eq_class.value, case.op, info.name, info.version)
     error_class = got.error_class.value if got.error_class else None
@@ -131,7 +148,9 @@ def _judged(
             verdict = judge(case, ref, got, values, bits=info.bits)
             if sink is not None:
                 sink(probe, Judged(case, info.name, info, ref, got, verdict))
-            return AtlasCell(*base, verdict.behaviour.value, error_class, verdict.conforms, _example(case, ref.describe(), got))
+            return AtlasCell(
+                *base, verdict.behaviour.value, error_class, verdict.conforms, _example(case, ref.describe(), got)
+            )
         except Exception as exc:  # noqa: BLE001 - a judge that fails on a probe is a harness error, never fatal
             failed = f"judge raised {type(exc).__name__}: {exc}"
     return AtlasCell(*base, HARNESS_ERROR, error_class, False, _example(case, f"harness error: {failed}", got))
@@ -139,7 +158,12 @@ def _judged(
 
 def _sort_key(cell: AtlasCell, ops: Mapping[str, int], oracles: Mapping[str, int]) -> tuple[int, int, int, int]:
     classes = [c.value for c in EqClass]
-    return (condition_order(cell.condition), classes.index(cell.eq_class), ops.get(cell.op, len(ops)), oracles.get(cell.oracle, len(oracles)))
+    return (
+        condition_order(cell.condition),
+        classes.index(cell.eq_class),
+        ops.get(cell.op, len(ops)),
+        oracles.get(cell.oracle, len(oracles)),
+    )
 
 
 class _Timeout:
@@ -171,7 +195,11 @@ def limited(oracle: Oracle, timeout: float | None) -> Oracle:
 
 
 def run_atlas(
-    oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo], ops: Iterable[str] | None = None, *, timeout: float | None = None,
+    oracles: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    ops: Iterable[str] | None = None,
+    *,
+    timeout: float | None = None,
     sink: Sink | None = None,
 ) -> Atlas:
     """Every probe on every oracle (one batch per oracle, all at once), judged
@@ -218,5 +246,16 @@ def run_atlas(
 def _finish(s: _Seen) -> AtlasCell:
     distinct = tuple(dict.fromkeys(s.behaviours))
     shown = s.shown
-    return AtlasCell(shown.condition, shown.eq_class, shown.op, shown.oracle, shown.version, shown.behaviour,
-                     shown.error_class, shown.documented, shown.example, s.count, distinct)  # fmt: skip
+    return AtlasCell(
+        shown.condition,
+        shown.eq_class,
+        shown.op,
+        shown.oracle,
+        shown.version,
+        shown.behaviour,
+        shown.error_class,
+        shown.documented,
+        shown.example,
+        s.count,
+        distinct,
+    )

@@ -84,7 +84,11 @@ def evaluate(
     for oracle in oracles:
         for i, got in zip(mine[oracle.name], answers.get(oracle.name, [])):
             info = infos[oracle.name]
-            judged.append(Judged(cases[i], oracle.name, info, refs[i], got, judge(cases[i], refs[i], got, values[i], bits=info.bits)))
+            judged.append(
+                Judged(
+                    cases[i], oracle.name, info, refs[i], got, judge(cases[i], refs[i], got, values[i], bits=info.bits)
+                )
+            )
     return judged
 
 

@@ -81,12 +81,24 @@ def _shows(j: Judged, sig: Signature) -> bool:
     return not j.verdict.conforms and still_shows(j.signature(), sig)
 
 
-def _slimmed(sig: Signature, small: ClassCase, case: Case, oracle: Oracle, infos: Mapping[str, OracleInfo], deadline: float | None) -> Arrays | None:
+def _slimmed(
+    sig: Signature,
+    small: ClassCase,
+    case: Case,
+    oracle: Oracle,
+    infos: Mapping[str, OracleInfo],
+    deadline: float | None,
+) -> Arrays | None:
     """The finding's arrays cut down (:mod:`conformance.campaign.array_shrinker`) where
     they are larger than a minimal case needs (a probe's arrays, which no
     class case derives), judged on the finding's own oracle and op only."""
     data, indices = np.asarray(case.data), np.asarray(case.indices)
-    if data.size <= SMALL_DATA and indices.size <= SMALL_INDICES or small.data_shape != data.shape or small.index_shape != indices.shape:
+    if (
+        data.size <= SMALL_DATA
+        and indices.size <= SMALL_INDICES
+        or small.data_shape != data.shape
+        or small.index_shape != indices.shape
+    ):
         return None
 
     def keeps(cc: ClassCase, d: np.ndarray, i: np.ndarray) -> bool:
@@ -97,11 +109,19 @@ def _slimmed(sig: Signature, small: ClassCase, case: Case, oracle: Oracle, infos
 
 
 def _sibling(j: Judged) -> dict[str, Any]:
-    return {"op": j.case.op, "oracle": j.oracle, "attrs": dict(j.case.attrs), "outcome": j.outcome.describe(),
-            "verdict": j.verdict.outcome, "behaviour": j.verdict.behaviour.value}  # fmt: skip
+    return {
+        "op": j.case.op,
+        "oracle": j.oracle,
+        "attrs": dict(j.case.attrs),
+        "outcome": j.outcome.describe(),
+        "verdict": j.verdict.outcome,
+        "behaviour": j.verdict.behaviour.value,
+    }
 
 
-def reproducers(case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: Mapping[str, Outcome]) -> tuple[dict[str, str], str | None]:
+def reproducers(
+    case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: Mapping[str, Outcome]
+) -> tuple[dict[str, str], str | None]:
     """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along;
     an oracle without 64-bit types expects what the reference gives on the inputs as it receives them."""
     scripts: dict[str, str] = {}
@@ -109,7 +129,9 @@ def reproducers(case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: M
     for oracle in oracles:
         received = narrowed(case) if oracle.info().bits == 32 else None  # what its framework documents it receives
         try:
-            repro = oracle.reproducer(case, reference_outcome(received) if received is not None else ref, observed.get(oracle.name))
+            repro = oracle.reproducer(
+                case, reference_outcome(received) if received is not None else ref, observed.get(oracle.name)
+            )
         except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue
@@ -120,9 +142,15 @@ def reproducers(case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: M
 
 
 def make_finding(
-    sig: Signature, first: First, small: ClassCase, oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo],
-    tally: Tally, seed: int | None, deadline: float | None = None,
-) -> Finding:  # fmt: skip
+    sig: Signature,
+    first: First,
+    small: ClassCase,
+    oracles: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    tally: Tally,
+    seed: int | None,
+    deadline: float | None = None,
+) -> Finding:
     """A finding from a minimal class case: the op's case, reference, every
     oracle's outcome on it, every sibling op's outcome, and the reproducers.
     If the minimal case no longer shows ``sig`` (a flaky oracle, a probe),
@@ -152,11 +180,19 @@ def make_finding(
     scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
     return Finding(
-        signature=sig, case=case, reference=ref, outcomes={j.oracle: j.outcome for j in own}, count=tally.counts[sig],
-        first_seen_s=round(first.seconds, 3), seed=seed, scripts=scripts, onnx_model_b64=model,
-        class_case=class_case_json(small), siblings=[_sibling(j) for j in judged if j.case.op != op],
+        signature=sig,
+        case=case,
+        reference=ref,
+        outcomes={j.oracle: j.outcome for j in own},
+        count=tally.counts[sig],
+        first_seen_s=round(first.seconds, 3),
+        seed=seed,
+        scripts=scripts,
+        onnx_model_b64=model,
+        class_case=class_case_json(small),
+        siblings=[_sibling(j) for j in judged if j.case.op != op],
         variants=_variants(tally, sig) | ({"minimal case also shows it on": also} if also else {}),
-    )  # fmt: skip
+    )
 
 
 def _variants(tally: Tally, sig: Signature) -> dict[str, dict[str, int]]:
@@ -167,7 +203,9 @@ def _variants(tally: Tally, sig: Signature) -> dict[str, dict[str, int]]:
     return out
 
 
-def discriminate(sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], tally: Tally) -> Signature:
+def discriminate(
+    sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], tally: Tally
+) -> Signature:
     """For an ``ambiguous`` root cause, look for an example that tells the
     candidate policies apart (:func:`~conformance.campaign.shrinker.widened`); where one
     names the behaviour, the sightings move to the named root cause (merged
@@ -178,27 +216,52 @@ def discriminate(sig: Signature, first: First, oracle: Oracle, infos: Mapping[st
         note_faults(tally, cc, judged)
         for j in judged:
             named = j.signature()
-            if not j.verdict.conforms and named.policy not in ("", Behaviour.AMBIGUOUS.value) and replace(named, policy=sig.policy) == sig:
+            if (
+                not j.verdict.conforms
+                and named.policy not in ("", Behaviour.AMBIGUOUS.value)
+                and replace(named, policy=sig.policy) == sig
+            ):
                 tally.rename(sig, named, First(cc, j, first.seconds))
                 return named
     return sig
 
 
 def quick_finding(
-    sig: Signature, first: First, oracle: Oracle | None, count: int, seed: int | None, variants: dict[str, dict[str, int]] | None = None,
-) -> Finding:  # fmt: skip
+    sig: Signature,
+    first: First,
+    oracle: Oracle | None,
+    count: int,
+    seed: int | None,
+    variants: dict[str, dict[str, int]] | None = None,
+) -> Finding:
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
     scripts, model = reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
-    return Finding(sig, j.case, j.reference, {j.oracle: j.outcome}, count, round(first.seconds, 3), seed, scripts=scripts,
-                   onnx_model_b64=model, class_case=class_case_json(first.class_case), variants=variants or {})  # fmt: skip
+    return Finding(
+        sig,
+        j.case,
+        j.reference,
+        {j.oracle: j.outcome},
+        count,
+        round(first.seconds, 3),
+        seed,
+        scripts=scripts,
+        onnx_model_b64=model,
+        class_case=class_case_json(first.class_case),
+        variants=variants or {},
+    )
 
 
 def build_findings(
-    tally: Tally, oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo], settings: Settings, *,
-    shrink_end: float | None, progress: Progress,
-) -> list[Finding]:  # fmt: skip
+    tally: Tally,
+    oracles: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    settings: Settings,
+    *,
+    shrink_end: float | None,
+    progress: Progress,
+) -> list[Finding]:
     """Every signature of ``tally`` as a finding, in order of first sighting
     (including crash/timeout signatures met while shrinking)."""
     tally.settle()
@@ -218,10 +281,16 @@ def build_findings(
                 first = tally.first[sig]
             if sig.outcome == "timeout" or late:
                 # a hang is kept as found: every shrink step would cost a whole timeout
-                finding = quick_finding(sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed, _variants(tally, sig))
+                finding = quick_finding(
+                    sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed, _variants(tally, sig)
+                )
             else:
                 keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, tally)
-                small = first.class_case if first.probe else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
+                small = (
+                    first.class_case
+                    if first.probe
+                    else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
+                )
                 finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed, shrink_end)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))

@@ -77,22 +77,35 @@ def seeds(eq_class: EqClass) -> list[ClassCase]:
     first: dict[str, ClassCase] = {}
     for p in probes(eq_class):
         cc = p.class_case
-        if cc.index_dtype in INDEX_DTYPES and cc.data_dtype in DATA_DTYPES and cc.layout in LAYOUTS:  # what the strategy can derive values for
+        if (
+            cc.index_dtype in INDEX_DTYPES and cc.data_dtype in DATA_DTYPES and cc.layout in LAYOUTS
+        ):  # what the strategy can derive values for
             first.setdefault(p.condition, cc)
     return list(first.values())
 
 
 def _drive(
-    body: Callable[[ClassCase], None], eq_class: EqClass, *, seed: int | None, max_examples: int, examples: Sequence[ClassCase] = (),
-) -> None:  # fmt: skip
+    body: Callable[[ClassCase], None],
+    eq_class: EqClass,
+    *,
+    seed: int | None,
+    max_examples: int,
+    examples: Sequence[ClassCase] = (),
+) -> None:
     """Call ``body`` on the explicit ``examples`` and ``max_examples``
     Hypothesis draws of ``eq_class`` (deterministic: a fixed seed, or
     derandomized when ``seed`` is None)."""
 
     @settings(
-        max_examples=max_examples, database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck), derandomize=seed is None, print_blob=False, report_multiple_bugs=False,
-    )  # fmt: skip
+        max_examples=max_examples,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        derandomize=seed is None,
+        print_blob=False,
+        report_multiple_bugs=False,
+    )
     @given(class_cases((eq_class,)))
     def loop(cc: ClassCase) -> None:
         body(cc)
@@ -207,7 +220,10 @@ def run_campaign(
             atlas.save(out_dir / "atlas.json")
     atlas_s = time.monotonic() - start
     explicit = {c: seeds(c) if settings.atlas else [] for c in classes}
-    progress.phase("drawing", None if budget is not None else settings.per_class() * len(classes) + sum(map(len, explicit.values())))
+    progress.phase(
+        "drawing",
+        None if budget is not None else settings.per_class() * len(classes) + sum(map(len, explicit.values())),
+    )
     for n, eq_class in enumerate(classes):
         if stop.is_set():
             break
@@ -219,7 +235,11 @@ def run_campaign(
             tally.error(harness_error(f"draw {eq_class.value}", exc, None))
     loop_s = time.monotonic() - start
     # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more than MAX_SHRINK_S
-    shrink_end = time.monotonic() + min(MAX_SHRINK_S, loop_s / 4) if budget is None else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    shrink_end = (
+        time.monotonic() + min(MAX_SHRINK_S, loop_s / 4)
+        if budget is None
+        else start + budget * (DRAW_SHARE + SHRINK_SHARE)
+    )
     if stop.is_set():
         shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
     progress.phase("shrinking", len(tally.first))
@@ -231,11 +251,20 @@ def run_campaign(
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
     result = RunResult(
-        facts=run_facts, seed=settings.seed, budget=settings.to_json(), cases=dict(tally.cases), seconds=round(total_s, 3),
-        matrix=tally.matrix, findings=findings, raw_discrepancies=tally.raw,
-        figures=tally.figures(loop_s, total_s, findings, atlas_s if atlas else 0.0) | ({"atlas_cells": len(atlas.cells)} if atlas else {}),
-        harness_errors=list(tally.errors), status="interrupted" if stop.is_set() else "complete", dtype_support=tally.dtypes.to_json(),
-    )  # fmt: skip
+        facts=run_facts,
+        seed=settings.seed,
+        budget=settings.to_json(),
+        cases=dict(tally.cases),
+        seconds=round(total_s, 3),
+        matrix=tally.matrix,
+        findings=findings,
+        raw_discrepancies=tally.raw,
+        figures=tally.figures(loop_s, total_s, findings, atlas_s if atlas else 0.0)
+        | ({"atlas_cells": len(atlas.cells)} if atlas else {}),
+        harness_errors=list(tally.errors),
+        status="interrupted" if stop.is_set() else "complete",
+        dtype_support=tally.dtypes.to_json(),
+    )
     if stream:
         stream.end(seconds=result.seconds, status=result.status)
         stream.close()

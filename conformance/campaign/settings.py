@@ -53,7 +53,12 @@ class Settings:
         return DEFAULT_EXAMPLES if self.budget_s is None else 10**6
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "ops": list(self.ops) if self.ops else None, "shard": list(self.shard), "max_examples_per_class": self.per_class()}
+        return {
+            **asdict(self),
+            "ops": list(self.ops) if self.ops else None,
+            "shard": list(self.shard),
+            "max_examples_per_class": self.per_class(),
+        }
 
 
 class Progress(Protocol):

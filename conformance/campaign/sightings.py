@@ -39,7 +39,9 @@ def class_case_json(cc: ClassCase) -> dict[str, Any]:
 
 def harness_error(stage: str, exc: BaseException, cc: ClassCase | None) -> HarnessError:
     """The record of an exception in the suite itself (call inside ``except``)."""
-    return HarnessError(stage, f"{type(exc).__name__}: {exc}", class_case_json(cc) if cc else None, traceback.format_exc())
+    return HarnessError(
+        stage, f"{type(exc).__name__}: {exc}", class_case_json(cc) if cc else None, traceback.format_exc()
+    )
 
 
 @dataclass
@@ -77,10 +79,20 @@ class Tally:
             tags = j.case.tags
             assert tags is not None
             behaviour = j.verdict.behaviour.value
-            cell = self.matrix.setdefault(MatrixKey(j.case.op, tags.regime, tags.data_family), {}).setdefault(j.oracle, {})
+            cell = self.matrix.setdefault(MatrixKey(j.case.op, tags.regime, tags.data_family), {}).setdefault(
+                j.oracle, {}
+            )
             cell[behaviour] = cell.get(behaviour, 0) + 1
-            verdicts.append({"op": j.case.op, "oracle": j.oracle, "regime": tags.regime, "data_family": tags.data_family,
-                             "behaviour": behaviour, "outcome": j.verdict.outcome})  # fmt: skip
+            verdicts.append(
+                {
+                    "op": j.case.op,
+                    "oracle": j.oracle,
+                    "regime": tags.regime,
+                    "data_family": tags.data_family,
+                    "behaviour": behaviour,
+                    "outcome": j.verdict.outcome,
+                }
+            )
             self.dtypes.add(j)
             if not j.verdict.conforms:
                 self.discrepancy(cc, j, probe=not drawn)
@@ -102,10 +114,17 @@ class Tally:
             return
         self.first[sig] = First(cc, j, time.monotonic() - self.start, probe)
         if self.stream:
-            self.stream.record("discrepancy", {
-                "signature": asdict(sig), "class_case": class_case_json(cc), "case": j.case.to_json(),
-                "reference": j.reference.to_json(), "outcome": j.outcome.to_json(), "seconds": round(self.first[sig].seconds, 3),
-            })  # fmt: skip
+            self.stream.record(
+                "discrepancy",
+                {
+                    "signature": asdict(sig),
+                    "class_case": class_case_json(cc),
+                    "case": j.case.to_json(),
+                    "reference": j.reference.to_json(),
+                    "outcome": j.outcome.to_json(),
+                    "seconds": round(self.first[sig].seconds, 3),
+                },
+            )
 
     def rename(self, old: Signature, new: Signature, first: First) -> None:
         """Move ``old``'s sightings to ``new`` (an ambiguous behaviour named on
@@ -128,7 +147,9 @@ class Tally:
     def error_all(self, errors: list[dict[str, Any]]) -> None:
         """Record the atlas's harness errors (a probe the suite could not translate or judge)."""
         for e in errors:
-            self.error(HarnessError(f"atlas {e['condition']} ({e['eq_class']}) {e.get('op') or ''}".strip(), e["error"]))
+            self.error(
+                HarnessError(f"atlas {e['condition']} ({e['eq_class']}) {e.get('op') or ''}".strip(), e["error"])
+            )
 
     def error(self, error: HarnessError) -> None:
         self.errors.append(error)

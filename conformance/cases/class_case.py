@@ -38,6 +38,7 @@ POLICY_REGIMES = frozenset({"negative", "oob-above", "oob-below", "extreme"})
 """Regimes where the index policy decides the result."""
 LAYOUTS: tuple[str, ...] = ("contiguous", "strided", "fortran")
 
+
 @dataclass(frozen=True)
 class ClassCase:
     """One drawn case in its equivalence class's convention (see the module docstring).
@@ -143,7 +144,11 @@ def index_values(cc: ClassCase) -> np.ndarray:
     """
     rng = np.random.default_rng(cc.seed)
     shape = cc.index_shape
-    sizes = np.broadcast_to(axis_sizes(cc), shape) if shape and shape[-1:] != (0,) or cc.eq_class is not EqClass.ND else np.ones(shape, np.int64)
+    sizes = (
+        np.broadcast_to(axis_sizes(cc), shape)
+        if shape and shape[-1:] != (0,) or cc.eq_class is not EqClass.ND
+        else np.ones(shape, np.int64)
+    )
     vals = rng.integers(0, 2**31, size=shape) % np.maximum(sizes, 1)
     dtype = np.dtype(cc.index_dtype)
     info = np.iinfo(dtype)
@@ -180,7 +185,7 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
     ('extreme', 'in-range')
     >>> index_regime(np.array([True]), 3)
     'non-integer'
-    
+
     """
     if indices.size == 0:
         return "empty"
@@ -189,7 +194,9 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
     sizes = np.broadcast_to(np.asarray(sizes), indices.shape)
     info = np.iinfo(indices.dtype)
     wide = indices.astype(object) if indices.dtype == np.uint64 else indices.astype(np.int64)
-    extreme = ((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & ((wide >= sizes) | (wide < -sizes))
+    extreme = ((wide == int(info.max)) | ((wide == int(info.min)) & (info.min < 0))) & (
+        (wide >= sizes) | (wide < -sizes)
+    )
     if np.any(extreme):  # np.any: a 0-d object array compares to a plain bool
         return "extreme"
     if np.any(wide < -sizes):

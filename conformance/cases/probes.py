@@ -96,8 +96,13 @@ class Condition:
     policy: bool = False
 
     def to_json(self) -> dict[str, object]:
-        return {"key": self.key, "words": self.words, "group": self.group.value,
-                "eq_classes": [c.value for c in self.eq_classes], "policy": self.policy}  # fmt: skip
+        return {
+            "key": self.key,
+            "words": self.words,
+            "group": self.group.value,
+            "eq_classes": [c.value for c in self.eq_classes],
+            "policy": self.policy,
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,7 +123,11 @@ class Probe:
         >>> all(p.same(q) for p, q in zip(probes(EqClass.ND), probes(EqClass.ND)))
         True
         """
-        return (self.condition, self.eq_class, self.class_case) == (other.condition, other.eq_class, other.class_case) and all(
+        return (self.condition, self.eq_class, self.class_case) == (
+            other.condition,
+            other.eq_class,
+            other.class_case,
+        ) and all(
             a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides and a.tobytes() == b.tobytes()
             for a, b in ((self.data, other.data), (self.indices, other.indices))
         )
@@ -143,7 +152,12 @@ class _Spec:
     layout: str = "contiguous"
 
 
-_BASE = {E: _Spec((2, 5, 2), (2, 3, 2), 1), F: _Spec((2, 3), (4,)), B: _Spec((2, 5, 2), (3,), 1), N: _Spec((5, 4), (3, 1))}
+_BASE = {
+    E: _Spec((2, 5, 2), (2, 3, 2), 1),
+    F: _Spec((2, 3), (4,)),
+    B: _Spec((2, 5, 2), (3,), 1),
+    N: _Spec((5, 4), (3, 1)),
+}
 Build = Callable[[EqClass], list[_Spec]]
 
 
@@ -161,7 +175,10 @@ def _const(*values: int) -> Put:
 
 def _extreme(which: str) -> Build:
     def build(eq: EqClass) -> list[_Spec]:
-        return [replace(_BASE[eq], index_dtype=d, put=_const(int(getattr(np.iinfo(d), which)))) for d in ("int8", "int32", "int64")]
+        return [
+            replace(_BASE[eq], index_dtype=d, put=_const(int(getattr(np.iinfo(d), which))))
+            for d in ("int8", "int32", "int64")
+        ]
 
     return build
 
@@ -185,15 +202,23 @@ def _moved(axis: int, size: int = 5, rank: int = 3) -> Build:
 def _high_rank(rank: int) -> Build:
     """Data of rank ``rank``: sides 1 except a leading 2, the gathered 5 and a trailing 2."""
     data = (2,) + (1,) * (rank - 3) + (5, 2)
-    table = {E: _Spec(data, data[:-2] + (3, 2), rank - 2), F: _Spec(data, (4,)), B: _Spec(data, (3,), rank - 2),
-             N: _Spec((5,) + data[1:], (3, 1))}  # fmt: skip
+    table = {
+        E: _Spec(data, data[:-2] + (3, 2), rank - 2),
+        F: _Spec(data, (4,)),
+        B: _Spec(data, (3,), rank - 2),
+        N: _Spec((5,) + data[1:], (3, 1)),
+    }
     return _by_class(table)
 
 
 def _long_axis(eq: EqClass) -> list[_Spec]:
     put = _const(69, 65, 67)
-    table = {E: _Spec((2, 70, 2), (2, 3, 2), 1, put=put), F: _Spec((2, 35), (4,), put=put),
-             B: _Spec((2, 70, 2), (3,), 1, put=put), N: _Spec((70, 2), (3, 1), put=put)}  # fmt: skip
+    table = {
+        E: _Spec((2, 70, 2), (2, 3, 2), 1, put=put),
+        F: _Spec((2, 35), (4,), put=put),
+        B: _Spec((2, 70, 2), (3,), 1, put=put),
+        N: _Spec((70, 2), (3, 1), put=put),
+    }
     return [table[eq]]
 
 
@@ -204,12 +229,23 @@ def _element(data: Shape, idx: Shape, put: Put | None = None) -> Build:
 def _batch(data: Shape, idx: Shape, b: int = 1, axis: int = 1, nd_idx: Shape | None = None) -> Build:
     """tf.gather's ``batch_dims`` (block: data ``data + (2,)``) and GatherND's
     (ND: data ``data + (4,)``, indices ``idx + (1,)``)."""
-    return lambda eq: [_Spec(data + (2,), idx, axis, b) if eq is B else _Spec(data + (4,), nd_idx or idx + (1,), None, b)]
+    return lambda eq: [
+        _Spec(data + (2,), idx, axis, b) if eq is B else _Spec(data + (4,), nd_idx or idx + (1,), None, b)
+    ]
 
 
 # -- the conditions, in the atlas's order ----------------------------------------
 
-_I, _EM, _R, _BC, _BA, _A, _D, _L = Group.INDEX, Group.EMPTY, Group.RANK, Group.BROADCAST, Group.BATCH, Group.ATTRIBUTE, Group.DTYPE, Group.LAYOUT
+_I, _EM, _R, _BC, _BA, _A, _D, _L = (
+    Group.INDEX,
+    Group.EMPTY,
+    Group.RANK,
+    Group.BROADCAST,
+    Group.BATCH,
+    Group.ATTRIBUTE,
+    Group.DTYPE,
+    Group.LAYOUT,
+)
 _OOB7 = _const(7)
 _ROWS: tuple[tuple[Condition, Build], ...] = (
     (Condition("in-range", "indices in range", _I, ALL), _base()),
@@ -220,39 +256,113 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
     (Condition("below-minus-size", "index -size - 1", _I, ALL, True), _put(lambda s: (-s - 1,))),
     (Condition("dtype-min", "the index dtype's minimum (int8, int32, int64)", _I, ALL, True), _extreme("min")),
     (Condition("dtype-max", "the index dtype's maximum (int8, int32, int64)", _I, ALL, True), _extreme("max")),
-    (Condition("beyond-int32", "int64 indices beyond int32 (2**31, 2**32 + 1)", _I, ALL, True), _put(_const(2**31, 2**32 + 1))),
-    (Condition("uint64-high", "uint64 indices at and above 2**63", _I, ALL, True), _put(_const(2**63, 2**64 - 1), ("uint64",))),
-    (Condition("empty-axis", "an empty gathered axis, non-empty indices", _EM, ALL),
-     _by_class({E: _Spec((2, 0, 2), (2, 3, 2), 1), F: _Spec((2, 0), (4,)), B: _Spec((2, 0, 2), (3,), 1), N: _Spec((0, 4), (3, 1))})),
-    (Condition("empty-outer-oob", "an empty outer dimension, an index out of range", _EM, (E, B)),
-     _by_class({E: _Spec((0, 5, 2), (1, 3, 2), 1, put=_OOB7), B: _Spec((0, 5, 2), (3,), 1, put=_OOB7)})),
-    (Condition("empty-slices-oob", "empty slices (a zero trailing dimension), an index out of range", _EM, (E, B, N)),
-     _by_class({E: _Spec((2, 5, 0), (2, 3, 1), 1, put=_OOB7), B: _Spec((2, 5, 0), (3,), 1, put=_OOB7), N: _Spec((5, 0), (3, 1), put=_OOB7)})),
-    (Condition("empty-indices", "empty indices", _EM, ALL),
-     _by_class({E: _Spec((2, 5, 2), (2, 0, 2), 1), F: _Spec((2, 3), (0,)), B: _Spec((2, 5, 2), (0,), 1), N: _Spec((5, 4), (0, 1))})),
+    (
+        Condition("beyond-int32", "int64 indices beyond int32 (2**31, 2**32 + 1)", _I, ALL, True),
+        _put(_const(2**31, 2**32 + 1)),
+    ),
+    (
+        Condition("uint64-high", "uint64 indices at and above 2**63", _I, ALL, True),
+        _put(_const(2**63, 2**64 - 1), ("uint64",)),
+    ),
+    (
+        Condition("empty-axis", "an empty gathered axis, non-empty indices", _EM, ALL),
+        _by_class(
+            {
+                E: _Spec((2, 0, 2), (2, 3, 2), 1),
+                F: _Spec((2, 0), (4,)),
+                B: _Spec((2, 0, 2), (3,), 1),
+                N: _Spec((0, 4), (3, 1)),
+            }
+        ),
+    ),
+    (
+        Condition("empty-outer-oob", "an empty outer dimension, an index out of range", _EM, (E, B)),
+        _by_class({E: _Spec((0, 5, 2), (1, 3, 2), 1, put=_OOB7), B: _Spec((0, 5, 2), (3,), 1, put=_OOB7)}),
+    ),
+    (
+        Condition(
+            "empty-slices-oob", "empty slices (a zero trailing dimension), an index out of range", _EM, (E, B, N)
+        ),
+        _by_class(
+            {
+                E: _Spec((2, 5, 0), (2, 3, 1), 1, put=_OOB7),
+                B: _Spec((2, 5, 0), (3,), 1, put=_OOB7),
+                N: _Spec((5, 0), (3, 1), put=_OOB7),
+            }
+        ),
+    ),
+    (
+        Condition("empty-indices", "empty indices", _EM, ALL),
+        _by_class(
+            {
+                E: _Spec((2, 5, 2), (2, 0, 2), 1),
+                F: _Spec((2, 3), (0,)),
+                B: _Spec((2, 5, 2), (0,), 1),
+                N: _Spec((5, 4), (0, 1)),
+            }
+        ),
+    ),
     (Condition("zero-batch", "a zero batch dimension", _EM, (B, N)), _batch((0, 5), (0, 3))),
-    (Condition("empty-axis-scalar-oob", "a 0-d (ND: one-coordinate) index into an empty last axis", _EM, (F, B, N)),
-     _by_class({F: _Spec((0,), (), put=_const(1)), B: _Spec((2, 0), (), 1, put=_const(1)), N: _Spec((0,), (1,), put=_const(1))})),
-    (Condition("empty-outer-scalar", "a 0-d index in range, an empty outer dimension", _EM, (B,)),
-     _by_class({B: _Spec((0, 2), (), 1, put=_const(1))})),
-    (Condition("data-0d", "0-d data", _R, ALL),
-     _by_class({E: _Spec((), (), 0), F: _Spec((), (2,)), B: _Spec((), (1,), 0), N: _Spec((), (1, 1))})),
-    (Condition("index-0d", "a 0-d index", _R, ALL),
-     _by_class({E: _Spec((5,), (), 0), F: _Spec((2, 3), ()), B: _Spec((2, 5, 2), (), 1), N: _Spec((5, 4), ())})),
-    (Condition("index-rank-high", "indices of a higher rank than the op documents", _R, ALL),
-     _by_class({E: _Spec((2, 5, 2), (2, 3, 2, 1), 1), F: _Spec((2, 3), (2, 2)), B: _Spec((2, 5, 2), (3, 2), 1), N: _Spec((5, 4), (2, 1, 2, 1))})),
+    (
+        Condition("empty-axis-scalar-oob", "a 0-d (ND: one-coordinate) index into an empty last axis", _EM, (F, B, N)),
+        _by_class(
+            {
+                F: _Spec((0,), (), put=_const(1)),
+                B: _Spec((2, 0), (), 1, put=_const(1)),
+                N: _Spec((0,), (1,), put=_const(1)),
+            }
+        ),
+    ),
+    (
+        Condition("empty-outer-scalar", "a 0-d index in range, an empty outer dimension", _EM, (B,)),
+        _by_class({B: _Spec((0, 2), (), 1, put=_const(1))}),
+    ),
+    (
+        Condition("data-0d", "0-d data", _R, ALL),
+        _by_class({E: _Spec((), (), 0), F: _Spec((), (2,)), B: _Spec((), (1,), 0), N: _Spec((), (1, 1))}),
+    ),
+    (
+        Condition("index-0d", "a 0-d index", _R, ALL),
+        _by_class({E: _Spec((5,), (), 0), F: _Spec((2, 3), ()), B: _Spec((2, 5, 2), (), 1), N: _Spec((5, 4), ())}),
+    ),
+    (
+        Condition("index-rank-high", "indices of a higher rank than the op documents", _R, ALL),
+        _by_class(
+            {
+                E: _Spec((2, 5, 2), (2, 3, 2, 1), 1),
+                F: _Spec((2, 3), (2, 2)),
+                B: _Spec((2, 5, 2), (3, 2), 1),
+                N: _Spec((5, 4), (2, 1, 2, 1)),
+            }
+        ),
+    ),
     (Condition("rank-7", "data of rank 7", _R, ALL), _high_rank(7)),
     (Condition("rank-8", "data of rank 8", _R, ALL), _high_rank(8)),
     (Condition("rank-9", "data of rank 9", _R, ALL), _high_rank(9)),
     (Condition("rank-30", "data of rank 30, tiny sides", _R, ALL), _high_rank(30)),
     (Condition("long-axis", "a gathered axis longer than 64 (reads past 64)", _R, ALL), _long_axis),
-    (Condition("bcast-index-1", "a size-1 index dimension against a larger data dimension", _BC, (E,)), _element((3, 5, 2), (1, 3, 2))),
-    (Condition("bcast-data-1", "a size-1 data dimension against a larger index dimension", _BC, (E,)), _element((1, 5, 2), (3, 3, 2))),
-    (Condition("index-dim-smaller", "an index dimension smaller than the data's (not 1)", _BC, (E,)), _element((3, 5, 2), (2, 3, 2))),
-    (Condition("index-dim-larger", "an index dimension larger than the data's", _BC, (E,)), _element((2, 5, 2), (3, 3, 2))),
+    (
+        Condition("bcast-index-1", "a size-1 index dimension against a larger data dimension", _BC, (E,)),
+        _element((3, 5, 2), (1, 3, 2)),
+    ),
+    (
+        Condition("bcast-data-1", "a size-1 data dimension against a larger index dimension", _BC, (E,)),
+        _element((1, 5, 2), (3, 3, 2)),
+    ),
+    (
+        Condition("index-dim-smaller", "an index dimension smaller than the data's (not 1)", _BC, (E,)),
+        _element((3, 5, 2), (2, 3, 2)),
+    ),
+    (
+        Condition("index-dim-larger", "an index dimension larger than the data's", _BC, (E,)),
+        _element((2, 5, 2), (3, 3, 2)),
+    ),
     (Condition("batch-equal", "batch_dims 1, equal batch dimensions", _BA, (B, N)), _batch((2, 5), (2, 3))),
     (Condition("batch-mismatch", "batch_dims 1, batch dimensions 2 and 3", _BA, (B, N)), _batch((2, 5), (3, 3))),
-    (Condition("batch-multiple", "batch_dims 1, an index batch twice the data batch", _BA, (B, N)), _batch((2, 5), (4, 3))),
+    (
+        Condition("batch-multiple", "batch_dims 1, an index batch twice the data batch", _BA, (B, N)),
+        _batch((2, 5), (4, 3)),
+    ),
     (Condition("batch-data-1", "batch_dims 1, a data batch of 1", _BA, (B, N)), _batch((1, 5), (3, 3))),
     (Condition("batch-negative", "batch_dims -1", _BA, (B, N)), _batch((2, 5), (2, 3), b=-1)),
     (Condition("batch-above-axis", "batch_dims 1 greater than axis 0", _BA, (B,)), _batch((2, 5), (2, 3), axis=0)),
@@ -268,13 +378,16 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
     (Condition("index-float", "float32 indices (bad input)", _D, ALL), _base(index_dtype="float32")),
     *((Condition(f"data-{d}", f"{d} data", _D, ALL), _base(data_dtype=d)) for d in DATA_DTYPES),
     (Condition("data-nan-payloads", "float32 NaN data with distinct payloads and signs", _D, ALL), _base(data="nan")),
-    (Condition("data-nan-payloads-bf16", "bfloat16 NaN data with distinct payloads and signs", _D, ALL), _base(data="nan", data_dtype="bfloat16")),
+    (
+        Condition("data-nan-payloads-bf16", "bfloat16 NaN data with distinct payloads and signs", _D, ALL),
+        _base(data="nan", data_dtype="bfloat16"),
+    ),
     (Condition("data-negative-zero", "float32 data of -0.0 and 0.0", _D, ALL), _base(data="-0")),
     (Condition("layout-strided", "non-contiguous (every other element)", _L, ALL), _base(layout="strided")),
     (Condition("layout-negative-stride", "a negative stride", _L, ALL), _base(layout="negative-stride")),
     (Condition("layout-fortran", "Fortran order", _L, ALL), _base(layout="fortran")),
     (Condition("layout-broadcast", "a stride-0 broadcast view", _L, ALL), _base(layout="broadcast")),
-)  # fmt: skip
+)
 
 CONDITIONS: tuple[Condition, ...] = tuple(c for c, _ in _ROWS)
 """Every condition, in the atlas's row order."""
@@ -319,7 +432,11 @@ def _data(s: _Spec) -> np.ndarray:
     if s.data == "nan":  # quiet NaNs, each its own payload, signs alternating (float32 or bfloat16 bits)
         wide = s.data_dtype != "bfloat16"
         bits = (0x7FC00001 if wide else 0x7FC1) + np.arange(n) | np.arange(n) % 2 << (31 if wide else 15)
-        return bits.astype(np.uint32 if wide else np.uint16).view(np.float32 if wide else as_dtype("bfloat16")).reshape(s.data_shape)
+        return (
+            bits.astype(np.uint32 if wide else np.uint16)
+            .view(np.float32 if wide else as_dtype("bfloat16"))
+            .reshape(s.data_shape)
+        )
     if s.data == "-0":
         return np.where(np.arange(n) % 2 == 0, -0.0, 0.0).astype(np.float32).reshape(s.data_shape)
     return data_values(s.data_dtype, s.data_shape, 0)
@@ -341,8 +458,20 @@ def _layout(a: np.ndarray, layout: str) -> np.ndarray:
 
 
 def _probe(key: str, eq: EqClass, s: _Spec, mode: int) -> Probe:
-    cc = ClassCase(eq, s.data_shape, s.index_shape, s.axis, s.batch_dims, s.data_dtype, s.index_dtype, "in-range",
-                   bool(s.data), s.layout, mode, 0)  # fmt: skip
+    cc = ClassCase(
+        eq,
+        s.data_shape,
+        s.index_shape,
+        s.axis,
+        s.batch_dims,
+        s.data_dtype,
+        s.index_dtype,
+        "in-range",
+        bool(s.data),
+        s.layout,
+        mode,
+        0,
+    )
     idx = _indices(cc, s.put)
     if idx.dtype.kind in "iu":
         cc = replace(cc, regime=index_regime(idx, axis_sizes(cc)))

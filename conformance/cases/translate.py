@@ -52,7 +52,9 @@ def _axis_attr(s: OpSpec) -> str | None:
 def _flattens(s: OpSpec) -> bool:
     """True if the op gathers from the flattened input, natively or with
     ``axis=None`` (a domain that starts "None (flatten")."""
-    return s.eq_class is EqClass.FLAT or any(a.name in AXIS_NAMES and a.domain.startswith("None (flatten") for a in s.attrs)
+    return s.eq_class is EqClass.FLAT or any(
+        a.name in AXIS_NAMES and a.domain.startswith("None (flatten") for a in s.attrs
+    )
 
 
 def targets(eq_class: EqClass, ops: Iterable[str] | None = None) -> list[OpSpec]:
@@ -136,7 +138,9 @@ def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> CaseTags:
     return CaseTags(regime, indices.dtype.name, dtype_family(data.dtype), broadcast_pattern(cc), frozenset(flags))
 
 
-def translate(cc: ClassCase, ops: Iterable[str] | None = None, arrays: tuple[np.ndarray, np.ndarray] | None = None) -> list[Case]:
+def translate(
+    cc: ClassCase, ops: Iterable[str] | None = None, arrays: tuple[np.ndarray, np.ndarray] | None = None
+) -> list[Case]:
     """One :class:`Case` per catalog op that can express ``cc`` (see the module docstring)."""
     data, indices = arrays if arrays is not None else materialize(cc)
     tags = case_tags(cc, data, indices)

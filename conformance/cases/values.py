@@ -17,7 +17,11 @@ from conformance.core.arrays import as_dtype
 
 Shape = tuple[int, ...]
 
-_NAN_BITS = {"float16": (np.uint16, 0x7E01), "float32": (np.uint32, 0x7FC00001), "float64": (np.uint64, 0x7FF8000000000001)}
+_NAN_BITS = {
+    "float16": (np.uint16, 0x7E01),
+    "float32": (np.uint32, 0x7FC00001),
+    "float64": (np.uint64, 0x7FF8000000000001),
+}
 
 
 def _nans(name: str, count: int) -> np.ndarray:
@@ -45,7 +49,11 @@ def data_values(name: str, shape: Shape, seed: int, special: bool = False) -> np
     if name == "bool":
         return (v % 2 == 0).reshape(shape)
     if name in ("str", "object"):
-        words = np.array([f"s{x}" for x in v], dtype=str) if name == "str" else np.array([int(x) for x in v] + [None], dtype=object)[:n]
+        words = (
+            np.array([f"s{x}" for x in v], dtype=str)
+            if name == "str"
+            else np.array([int(x) for x in v] + [None], dtype=object)[:n]
+        )
         return words.reshape(shape)
     dtype = as_dtype(name)
     signed = np.arange(n) % 2 == 0
@@ -62,7 +70,9 @@ def data_values(name: str, shape: Shape, seed: int, special: bool = False) -> np
     if special and n:
         real_name = {"complex64": "float32", "complex128": "float64"}.get(name, name)
         picks = rng.permutation(n)[: min(n, 4)]
-        specials = np.concatenate([_nans(real_name, 2), np.array([-0.0, np.inf], dtype=np.float64).astype(as_dtype(real_name))])
+        specials = np.concatenate(
+            [_nans(real_name, 2), np.array([-0.0, np.inf], dtype=np.float64).astype(as_dtype(real_name))]
+        )
         flat = out.reshape(-1)
         flat[picks] = specials[: len(picks)]
         out = flat.reshape(shape)
@@ -83,5 +93,3 @@ def with_layout(a: np.ndarray, layout: str) -> np.ndarray:
     if layout == "fortran" and a.ndim:  # np.asfortranarray makes a 0-d array 1-d
         return np.asfortranarray(a)
     return a
-
-

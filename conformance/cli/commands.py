@@ -71,9 +71,18 @@ def broken_frameworks() -> dict[str, str]:
 
 
 def plan_campaign(
-    *, seed: int, max_examples: int | None, budget: float | None, timeout: float, ops: list[str] | None, oracles: list[str] | None,
-    allow_missing: bool, shard: str, out: Path, in_process: bool,
-) -> CampaignPlan:  # fmt: skip
+    *,
+    seed: int,
+    max_examples: int | None,
+    budget: float | None,
+    timeout: float,
+    ops: list[str] | None,
+    oracles: list[str] | None,
+    allow_missing: bool,
+    shard: str,
+    out: Path,
+    in_process: bool,
+) -> CampaignPlan:
     """Check every argument (see :mod:`conformance.cli.selection`) before any work."""
     positive("--max-examples", max_examples, integer=True)
     positive("--budget", budget)
@@ -89,7 +98,9 @@ def plan_campaign(
     names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
-    settings = Settings(seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair, atlas=not in_process)
+    settings = Settings(
+        seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair, atlas=not in_process
+    )
     if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
         timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
     return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
@@ -123,7 +134,9 @@ def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] 
     oracles = _load_oracles(plan)
     try:
         replayed = [r.to_json() for r in replay(entries, oracles)] if entries else []
-        result = run_campaign(oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started)
+        result = run_campaign(
+            oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started
+        )
         return replace(result, replay=replayed)
     finally:
         progress.close()
@@ -234,5 +247,8 @@ def baseline_action(action: str, file: Path | None) -> int:
     entries = bl.load()
     new = [f for f in result.findings if bl.accepting(f, entries) is None]
     print(json.dumps({"format": bl.BASELINE_FORMAT, "entries": bl.draft_entries(new)}, indent=1))
-    print(f"{len(new)} entries drafted for the new findings of {file}: review each TODO note before merging", file=sys.stderr)
+    print(
+        f"{len(new)} entries drafted for the new findings of {file}: review each TODO note before merging",
+        file=sys.stderr,
+    )
     return OK

@@ -42,7 +42,11 @@ class PlainProgress:
         self.last = time.monotonic()
         elapsed = max(self.last - self.start, 1e-9)
         of = f"/{self.total}" if self.total else ""
-        print(f"[{self.name}] {self.done}{of} · {self.done / elapsed:.1f}/s · {findings} findings so far", file=self.out, flush=True)
+        print(
+            f"[{self.name}] {self.done}{of} · {self.done / elapsed:.1f}/s · {findings} findings so far",
+            file=self.out,
+            flush=True,
+        )
 
     def close(self) -> None:
         pass
@@ -62,10 +66,14 @@ class BarProgress:
         )
 
         self._bar = Progress(
-            TextColumn("[bold]{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]:>7} · {task.fields[findings]} findings"), TimeElapsedColumn(), TimeRemainingColumn(),
+            TextColumn("[bold]{task.description:<9}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:>7} · {task.fields[findings]} findings"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
             transient=False,
-        )  # fmt: skip
+        )
         self._bar.start()
         self._task: Any = None
         self._start = time.monotonic()

@@ -41,11 +41,20 @@ def version() -> str:
 
 def _campaign_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0: deterministic)")
-    p.add_argument("--max-examples", type=int, default=None, help="examples per equivalence class (default 60, or unlimited with --budget)")
-    p.add_argument("--budget", type=float, default=None, help="bound on the whole run in seconds, shrinking and report included")
+    p.add_argument(
+        "--max-examples",
+        type=int,
+        default=None,
+        help="examples per equivalence class (default 60, or unlimited with --budget)",
+    )
+    p.add_argument(
+        "--budget", type=float, default=None, help="bound on the whole run in seconds, shrinking and report included"
+    )
     p.add_argument("--timeout", type=float, default=20.0, help="seconds one case may take on an oracle (default 20)")
     p.add_argument("--ops", nargs="+", default=None, metavar="OP", help="catalog ops, op names or globs (default: all)")
-    p.add_argument("--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: every one available)")
+    p.add_argument(
+        "--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: every one available)"
+    )
     p.add_argument("--allow-missing", action="store_true", help="go on when an installed framework fails to import")
     p.add_argument("--shard", default="0/1", help="i/n: judge every n-th drawn case, starting at i (default 0/1)")
     p.add_argument("--in-process", action="store_true", help="run oracles in this process (faster, no crash isolation)")
@@ -53,7 +62,9 @@ def _campaign_options(p: argparse.ArgumentParser) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gather-conformance", description="Differential conformance suite for gather operators.")
+    p = argparse.ArgumentParser(
+        prog="gather-conformance", description="Differential conformance suite for gather operators."
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = p.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign and write the report")
@@ -62,16 +73,29 @@ def parser() -> argparse.ArgumentParser:
     _campaign_options(check)
     check.add_argument("--results", type=Path, default=None, help="check these saved results instead of running")
     check.add_argument("--baseline", type=Path, default=None, help="baseline file (default: the packaged one)")
-    check.add_argument("--junit", type=Path, default=None, help="also write JUnit XML (a test case per finding and per baseline entry)")
+    check.add_argument(
+        "--junit", type=Path, default=None, help="also write JUnit XML (a test case per finding and per baseline entry)"
+    )
     report = sub.add_parser("report", help="rebuild the report from saved results")
-    report.add_argument("results", nargs="+", type=Path, help="run folders or results files (shards to merge, or two runs with --compare)")
+    report.add_argument(
+        "results",
+        nargs="+",
+        type=Path,
+        help="run folders or results files (shards to merge, or two runs with --compare)",
+    )
     report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default: reports)")
     report.add_argument("--compare", action="store_true", help="show what changed between two runs")
     sub.add_parser("oracles", help="list the oracles that can run here")
     sub.add_parser("ops", help="list the op catalog")
     base = sub.add_parser("baseline", help="validate a baseline, or draft entries for new findings")
     base.add_argument("action", choices=("validate", "draft"))
-    base.add_argument("file", type=Path, nargs="?", default=None, help="validate: the baseline (default: packaged); draft: a results file or run folder")
+    base.add_argument(
+        "file",
+        type=Path,
+        nargs="?",
+        default=None,
+        help="validate: the baseline (default: packaged); draft: a results file or run folder",
+    )
     return p
 
 
@@ -84,7 +108,11 @@ def format_catalog() -> str:
     rows = [("op", "class", "documented index policy", "attributes")]
     for s in specs():
         attrs = ", ".join(f"{a.name}={a.default!r}" for a in s.attrs) or "-"
-        policy = s.policy.name if not s.mode_attr else "by " + s.mode_attr + ": " + ", ".join(f"{k}->{v.name}" for k, v in s.mode_policies.items())
+        policy = (
+            s.policy.name
+            if not s.mode_attr
+            else "by " + s.mode_attr + ": " + ", ".join(f"{k}->{v.name}" for k, v in s.mode_policies.items())
+        )
         rows.append((s.key, s.eq_class.value, policy, attrs))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in rows)
@@ -129,9 +157,17 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "check" and args.results is not None:
         return commands.check_saved(args.results, baseline=args.baseline, junit=args.junit)
     plan = commands.plan_campaign(
-        seed=args.seed, max_examples=args.max_examples, budget=args.budget, timeout=args.timeout, ops=args.ops,
-        oracles=args.oracles, allow_missing=args.allow_missing, shard=args.shard, out=args.out, in_process=args.in_process,
-    )  # fmt: skip
+        seed=args.seed,
+        max_examples=args.max_examples,
+        budget=args.budget,
+        timeout=args.timeout,
+        ops=args.ops,
+        oracles=args.oracles,
+        allow_missing=args.allow_missing,
+        shard=args.shard,
+        out=args.out,
+        in_process=args.in_process,
+    )
     with _stop_on_signals() as stop:
         if args.command == "run":
             return commands.run(plan, stop=stop)

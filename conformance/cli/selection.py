@@ -70,7 +70,9 @@ def select_oracles(names: Sequence[str] | None, known: Sequence[str], here: Sequ
         if name not in known and not any(name.startswith(k + "-") for k in known):
             raise _unknown("--oracles", "oracle", name, list(known))
         if name not in here:
-            raise UsageError(f"--oracles: oracle {name!r} cannot run on this machine (available here: {', '.join(here) or 'none'})")
+            raise UsageError(
+                f"--oracles: oracle {name!r} cannot run on this machine (available here: {', '.join(here) or 'none'})"
+            )
     return list(dict.fromkeys(names))
 
 

@@ -16,9 +16,24 @@ import numpy as np
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
 DATA_DTYPES: tuple[str, ...] = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "str", "object",
-)  # fmt: skip
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "str",
+    "object",
+)
 """Every data dtype the suite knows, by the name :func:`as_dtype` accepts."""
 
 INDEX_DTYPES: tuple[str, ...] = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")

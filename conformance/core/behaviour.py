@@ -50,7 +50,9 @@ class Look:
 
 BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.CONFORMS: Look(0, "#dff3e0", "#1b5e20", "returned exactly what the documented semantics give"),
-    Behaviour.UNSUPPORTED: Look(1, "#eceff1", "#607d8b", "the framework cannot even hold these inputs (e.g. no string tensors)"),
+    Behaviour.UNSUPPORTED: Look(
+        1, "#eceff1", "#607d8b", "the framework cannot even hold these inputs (e.g. no string tensors)"
+    ),
     Behaviour.NOT_RUN: Look(1, "#eceff1", "#607d8b", "never ran: the oracle's worker was broken beyond restart"),
     Behaviour.RAISES: Look(2, "#dbe9fb", "#0d47a1", "raised an error for a bad index"),
     Behaviour.DTYPE_REJECTED: Look(2, "#dbe9fb", "#0d47a1", "refused the data or index dtype"),
@@ -58,13 +60,21 @@ BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.CLAMPS: Look(3, "#fff3c4", "#6d4c00", "clamped an out-of-range index to the nearest end of the axis"),
     Behaviour.UNCHECKED: Look(3, "#fff3c4", "#6d4c00", "returned an empty output without checking the indices"),
     Behaviour.AMBIGUOUS: Look(3, "#fff3c4", "#6d4c00", "returned a value several index policies explain: not named"),
-    Behaviour.CLAMPS_RAW: Look(4, "#ffe0b2", "#8a3c00", "clamped a negative index to 0 without wrapping it (-1 reads element 0)"),
+    Behaviour.CLAMPS_RAW: Look(
+        4, "#ffe0b2", "#8a3c00", "clamped a negative index to 0 without wrapping it (-1 reads element 0)"
+    ),
     Behaviour.FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote a fill value where the index is out of range"),
     Behaviour.ZERO_FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote 0 where the index is out of range"),
-    Behaviour.WRONG_ERROR: Look(5, "#e8dcf7", "#4a148c", "raised another class of error than the reference, or accepted bad input"),
+    Behaviour.WRONG_ERROR: Look(
+        5, "#e8dcf7", "#4a148c", "raised another class of error than the reference, or accepted bad input"
+    ),
     Behaviour.TIMEOUT: Look(6, "#d7ccc8", "#3e2723", "gave no answer within the time limit"),
-    Behaviour.PROTOCOL: Look(6, "#d7ccc8", "#3e2723", "the oracle answered something that is not an array (a harness fault)"),
-    Behaviour.INTERNAL: Look(7, "#f8c9c4", "#8e0000", "raised an internal error (an assert, an overflow, a division by zero)", bold=True),
+    Behaviour.PROTOCOL: Look(
+        6, "#d7ccc8", "#3e2723", "the oracle answered something that is not an array (a harness fault)"
+    ),
+    Behaviour.INTERNAL: Look(
+        7, "#f8c9c4", "#8e0000", "raised an internal error (an assert, an overflow, a division by zero)", bold=True
+    ),
     Behaviour.GARBAGE: Look(7, "#f8c9c4", "#8e0000", "returned a value no index policy explains", bold=True),
     Behaviour.CRASH: Look(8, "#8e0000", "#ffffff", "the process died (segfault, abort, exit)", bold=True),
 }
@@ -99,7 +109,9 @@ def behaviour_css() -> str:
     rules = []
     for behaviour, look in BEHAVIOURS.items():
         bold = " font-weight: 700;" if look.bold else ""
-        rules.append(f".{css_class(behaviour.value)} {{ background: {look.background}; color: {look.foreground};{bold} }}")
+        rules.append(
+            f".{css_class(behaviour.value)} {{ background: {look.background}; color: {look.foreground};{bold} }}"
+        )
     return "\n".join(rules)
 
 

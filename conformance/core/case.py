@@ -79,8 +79,13 @@ class CaseTags:
         return ", ".join(parts + ([self.pattern] if self.pattern else []) + sorted(self.flags))
 
     def to_json(self) -> dict[str, Any]:
-        return {"regime": self.regime, "index_dtype": self.index_dtype, "data_family": self.data_family,
-                "pattern": self.pattern, "flags": sorted(self.flags)}  # fmt: skip
+        return {
+            "regime": self.regime,
+            "index_dtype": self.index_dtype,
+            "data_family": self.data_family,
+            "pattern": self.pattern,
+            "flags": sorted(self.flags),
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> CaseTags:
@@ -109,8 +114,13 @@ class Case:
 
     def to_json(self) -> dict[str, Any]:
         """Bit-exact JSON form (see :func:`encode_array`)."""
-        return {"op": self.op, "data": encode_array(self.data), "indices": encode_array(self.indices), "attrs": dict(self.attrs),
-                "tags": self.tags.to_json() if self.tags else None}  # fmt: skip
+        return {
+            "op": self.op,
+            "data": encode_array(self.data),
+            "indices": encode_array(self.indices),
+            "attrs": dict(self.attrs),
+            "tags": self.tags.to_json() if self.tags else None,
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Case:

@@ -28,7 +28,11 @@ def encode_array(a: np.ndarray) -> dict[str, Any]:
     """
     if a.dtype.kind in "OUS":
         return {"dtype": dtype_name(a.dtype), "shape": list(a.shape), "list": a.tolist()}
-    return {"dtype": dtype_name(a.dtype), "shape": list(a.shape), "b64": base64.b64encode(np.asarray(a, order="C").tobytes()).decode()}
+    return {
+        "dtype": dtype_name(a.dtype),
+        "shape": list(a.shape),
+        "b64": base64.b64encode(np.asarray(a, order="C").tobytes()).decode(),
+    }
 
 
 def decode_array(d: Mapping[str, Any]) -> np.ndarray:
@@ -40,7 +44,6 @@ def decode_array(d: Mapping[str, Any]) -> np.ndarray:
     if "list" in d:
         return np.array(d["list"], dtype=object if d["dtype"] == "object" else as_dtype(d["dtype"])).reshape(d["shape"])
     return np.frombuffer(base64.b64decode(d["b64"]), dtype=as_dtype(d["dtype"])).reshape(d["shape"]).copy()
-
 
 
 def read_json_file(path: Path, kind: str, error: type[ValueError]) -> Any:

@@ -16,9 +16,14 @@ import sys
 from typing import Any
 
 THREAD_VARIABLES = (
-    "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS",
-    "XLA_FLAGS", "CUDA_VISIBLE_DEVICES",
-)  # fmt: skip
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "TF_NUM_INTRAOP_THREADS",
+    "TF_NUM_INTEROP_THREADS",
+    "XLA_FLAGS",
+    "CUDA_VISIBLE_DEVICES",
+)
 """Environment variables that change how many threads (or which devices) a framework uses."""
 
 
@@ -57,7 +62,6 @@ def machine_facts() -> dict[str, Any]:
     }
 
 
-
 def thread_facts() -> dict[str, dict[str, Any]]:
     """Thread settings of the frameworks this process has imported (nothing is
     imported to find out).
@@ -68,7 +72,10 @@ def thread_facts() -> dict[str, dict[str, Any]]:
     facts: dict[str, dict[str, Any]] = {}
     torch = sys.modules.get("torch")
     if torch is not None:
-        facts["torch"] = {"num_threads": torch.get_num_threads(), "num_interop_threads": torch.get_num_interop_threads()}
+        facts["torch"] = {
+            "num_threads": torch.get_num_threads(),
+            "num_interop_threads": torch.get_num_interop_threads(),
+        }
     tf = sys.modules.get("tensorflow")
     if tf is not None and hasattr(tf, "config"):
         threading = tf.config.threading
@@ -79,5 +86,8 @@ def thread_facts() -> dict[str, dict[str, Any]]:
     ort = sys.modules.get("onnxruntime")
     if ort is not None and hasattr(ort, "SessionOptions"):
         options = ort.SessionOptions()
-        facts["onnxruntime"] = {"intra_op_num_threads": options.intra_op_num_threads, "inter_op_num_threads": options.inter_op_num_threads}
+        facts["onnxruntime"] = {
+            "intra_op_num_threads": options.intra_op_num_threads,
+            "inter_op_num_threads": options.inter_op_num_threads,
+        }
     return facts

@@ -47,7 +47,6 @@ class ErrorClass(str, Enum):
     OTHER = "other"
 
 
-
 @dataclass
 class Outcome:
     """Exactly what happened when an oracle ran a case."""
@@ -68,7 +67,9 @@ class Outcome:
 
     @classmethod
     def raised(cls, exc: BaseException, error_class: ErrorClass, seconds: float = 0.0) -> Outcome:
-        return cls(Kind.ERROR, error_type=type(exc).__name__, message=str(exc), error_class=error_class, seconds=seconds)
+        return cls(
+            Kind.ERROR, error_type=type(exc).__name__, message=str(exc), error_class=error_class, seconds=seconds
+        )
 
     @classmethod
     def crashed(cls, signal: int | None, exit_code: int | None, message: str = "") -> Outcome:

@@ -11,7 +11,7 @@ from conformance.execution.isolation import (
     DEFAULT_TIMEOUT,
     IsolatedOracle,
     ReproducerUnavailable,
-)  # fmt: skip
+)
 from conformance.execution.loading import OracleUnavailable, WorkerStartError
 from conformance.execution.registry import ORACLE_MODULES, available, discover, get, infos, module_for, registered
 
@@ -33,4 +33,4 @@ __all__ = [
     "registered",
     "run_facts",
     "run_on_all",
-]  # fmt: skip
+]

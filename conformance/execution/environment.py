@@ -41,7 +41,11 @@ def run_facts(*, refresh: bool = False) -> dict[str, Any]:
         "threads": threads,
         "oracles": [_info_json(info) for info in infos()],
         "unavailable": {
-            **{report.module: report.problem for report in reports if report.problem or not (report.infos or report.facts.get("unavailable"))},
+            **{
+                report.module: report.problem
+                for report in reports
+                if report.problem or not (report.infos or report.facts.get("unavailable"))
+            },
             **absent,
         },
     }

@@ -79,7 +79,11 @@ def _spawn(argv: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen:
         spawner = _spawner
     quiet = os.environ.get("GATHER_CONFORMANCE_WORKER_OUTPUT") != "show"
     out = subprocess.DEVNULL if quiet else None
-    return spawner.spawn(lambda: subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, pass_fds=pass_fds, env=_worker_env()))
+    return spawner.spawn(
+        lambda: subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, pass_fds=pass_fds, env=_worker_env()
+        )
+    )
 
 
 QUIET_FRAMEWORKS = {"TF_CPP_MIN_LOG_LEVEL": "3", "GRPC_VERBOSITY": "ERROR", "ABSL_MIN_LOG_LEVEL": "3"}

@@ -289,7 +289,7 @@ if __name__ == "__main__":
     sys.exit({CHILD_DIFFERS} if differs() else 0)  # the parent (at the top) prints the verdict
 """
 
-_ISOLATE = '''
+_ISOLATE = """
 # This case {what} the oracle: everything below runs in a child process with a time limit,
 # so that this script itself neither dies nor hangs (--time-limit SECONDS to change it).
 if __name__ == "__main__" and "--child" not in sys.argv:
@@ -313,7 +313,7 @@ if __name__ == "__main__" and "--child" not in sys.argv:
         reproduced = child.returncode != 0
     print("REPRODUCED" if reproduced else "not reproduced")
     sys.exit(1 if reproduced else 0)
-'''
+"""
 
 
 def _time_limit(observed: Outcome) -> float:
@@ -336,7 +336,9 @@ def _said(outcome: Outcome) -> str:
     return outcome.describe() + values + (f": {outcome.message}" if outcome.message else "")
 
 
-def _header(info: OracleInfo, case: Case, reference: Outcome, program: Program, observed: Outcome | None, ml: bool) -> str:
+def _header(
+    info: OracleInfo, case: Case, reference: Outcome, program: Program, observed: Outcome | None, ml: bool
+) -> str:
     """The comment that opens a script: what it runs and what it expects."""
     data, indices = np.asarray(case.data), np.asarray(case.indices)
     needs = "NumPy" if info.framework == "numpy" else f"{info.framework} and NumPy"
@@ -360,17 +362,30 @@ def script(info: OracleInfo, case: Case, reference: Outcome, program: Program, o
     run the case in a child process)."""
     arrays = [case.data, case.indices] + ([reference.value] if reference.value is not None else [])
     ml = any(np.asarray(a).dtype == BFLOAT16 for a in arrays)
-    text = _header(info, case, reference, program, observed, ml) + "\nimport base64  # noqa: F401 - for inputs as bytes\nimport sys\n"
+    text = (
+        _header(info, case, reference, program, observed, ml)
+        + "\nimport base64  # noqa: F401 - for inputs as bytes\nimport sys\n"
+    )
     isolate = observed is not None and observed.kind in (Kind.CRASH, Kind.TIMEOUT)
     if observed is not None and isolate:
         what = "crashed" if observed.kind is Kind.CRASH else "hung"
         text += _ISOLATE.format(what=what, limit=_time_limit(observed), differs=CHILD_DIFFERS)
-    text += _banner(f"the framework, as the {info.name} oracle runs it (the same text)") + program.prelude.strip("\n") + "\n"
+    text += (
+        _banner(f"the framework, as the {info.name} oracle runs it (the same text)")
+        + program.prelude.strip("\n")
+        + "\n"
+    )
     text += _banner(f"the execution mode: {info.mode}") + program.mode.strip("\n") + "\n"
     text += _banner(f"the op: {case.op}") + unit_source(program.call)
     text += _banner("the case") + ("import ml_dtypes  # noqa: E402\n\n" if ml else "")
-    text += "".join(f"{name} = base64.b64decode({base64.b64encode(raw).decode()!r})\n" for name, raw in program.constants.items())
-    text += assignment("data", case.data) + assignment("indices", case.indices) + f"attrs = {value_source(dict(case.attrs))}\n"
+    text += "".join(
+        f"{name} = base64.b64decode({base64.b64encode(raw).decode()!r})\n" for name, raw in program.constants.items()
+    )
+    text += (
+        assignment("data", case.data)
+        + assignment("indices", case.indices)
+        + f"attrs = {value_source(dict(case.attrs))}\n"
+    )
     text += _expected_source(reference)
     text += '\n\ndef observe():\n    """The case, run as the oracle runs it: its answer as NumPy."""\n'
     text += "    return to_numpy(prepare(call, attrs)(to_native(data), to_native(indices)), data)\n"

@@ -94,7 +94,9 @@ class Entry:
         """Whether ``sig`` is this root cause (at a version in range)."""
         if not all(fnmatchcase(getattr(sig, f), getattr(self, f)) for f in SIGNATURE_FIELDS):
             return False
-        if len(self.condition) != len(sig.tags) or not all(fnmatchcase(t, want) for t, want in zip(sig.tags, self.condition)):
+        if len(self.condition) != len(sig.tags) or not all(
+            fnmatchcase(t, want) for t, want in zip(sig.tags, self.condition)
+        ):
             return False
         return in_range(sig.version, self.versions)
 
@@ -134,13 +136,19 @@ def entry_problems(d: Any) -> list[str]:
         return [f"an entry must be an object, got {type(d).__name__}"]
     problems = [f"missing {k}" for k in REQUIRED if k not in d]
     problems += [f"unknown key {k!r} (known: {', '.join(KNOWN)})" for k in d if k not in KNOWN]
-    problems += [f"{k} must be a string" for k in KNOWN if k not in ("condition", "reproducers", "standalone") and k in d and not isinstance(d[k], str)]
+    problems += [
+        f"{k} must be a string"
+        for k in KNOWN
+        if k not in ("condition", "reproducers", "standalone") and k in d and not isinstance(d[k], str)
+    ]
     if not isinstance(d.get("standalone", True), bool):
         problems.append("standalone must be true or false")
     if not isinstance(d.get("condition", []), list) or not all(isinstance(t, str) for t in d.get("condition", [])):
         problems.append("condition must be a list of strings")
     reproducers = d.get("reproducers", [])
-    if not isinstance(reproducers, list) or not all(isinstance(c, dict) and all(k in c for k in CASE_KEYS) for c in reproducers):
+    if not isinstance(reproducers, list) or not all(
+        isinstance(c, dict) and all(k in c for k in CASE_KEYS) for c in reproducers
+    ):
         problems.append(f"reproducers must be a list of cases (objects with {', '.join(CASE_KEYS)})")
     if any(d.get(k) in ("", "*") for k in ("op", "oracle", "outcome")):
         problems.append("op, oracle and outcome must name something (an entry matching everything hides every finding)")
@@ -164,7 +172,11 @@ def validate(data: Any, source: str = "baseline") -> list[str]:
     """
     if not isinstance(data, dict) or "entries" not in data:
         return [f'{source}: not a baseline (expected an object with "format" and "entries")']
-    problems = [] if data.get("format") == BASELINE_FORMAT else [f"{source}: format must be {BASELINE_FORMAT}, got {data.get('format')!r}"]
+    problems = (
+        []
+        if data.get("format") == BASELINE_FORMAT
+        else [f"{source}: format must be {BASELINE_FORMAT}, got {data.get('format')!r}"]
+    )
     problems += [f"{source}: unknown key {k!r}" for k in data if k not in ("format", "about", "entries")]
     if not isinstance(data["entries"], list):
         return problems + [f"{source}: entries must be a list"]
@@ -200,8 +212,14 @@ def annotated(result: RunResult, entries: list[Entry]) -> RunResult:
     findings = []
     for f in result.findings:
         entry = accepting(f, entries)
-        findings.append(replace(f, status="known" if entry else "new", baseline_note=entry.note if entry else None,
-                                baseline_link=entry.link if entry else None))  # fmt: skip
+        findings.append(
+            replace(
+                f,
+                status="known" if entry else "new",
+                baseline_note=entry.note if entry else None,
+                baseline_link=entry.link if entry else None,
+            )
+        )
     return replace(result, findings=findings)
 
 
@@ -266,10 +284,20 @@ def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
         s = f.signature
         release = (Version(s.version).release + (0,))[:2] if s.version else (0, 0)
         note, fault = _note(s.outcome, s.policy)
-        entries.append({
-            "op": s.op, "oracle": s.oracle, "device": s.device, "mode": s.mode, "outcome": s.outcome, "policy": s.policy,
-            "condition": list(s.tags), "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
-            "note": f"TODO: review. {s.oracle} {note} ({s.words()})", "at_fault": fault, "link": spec(f.case.op).doc,
-            "reproducers": [f.case.to_json()],
-        })  # fmt: skip
+        entries.append(
+            {
+                "op": s.op,
+                "oracle": s.oracle,
+                "device": s.device,
+                "mode": s.mode,
+                "outcome": s.outcome,
+                "policy": s.policy,
+                "condition": list(s.tags),
+                "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
+                "note": f"TODO: review. {s.oracle} {note} ({s.words()})",
+                "at_fault": fault,
+                "link": spec(f.case.op).doc,
+                "reproducers": [f.case.to_json()],
+            }
+        )
     return entries

@@ -56,8 +56,14 @@ class NewDiscrepancy(AssertionError):
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gather-conformance")
-    group.addoption("--gather-conformance", action="store_true", help="collect and run the gather conformance suite (only its items)")
-    group.addoption("--gc-oracles", default=None, help="comma-separated oracle names (default: every oracle available here)")
+    group.addoption(
+        "--gather-conformance",
+        action="store_true",
+        help="collect and run the gather conformance suite (only its items)",
+    )
+    group.addoption(
+        "--gc-oracles", default=None, help="comma-separated oracle names (default: every oracle available here)"
+    )
     group.addoption("--gc-ops", default=None, help="comma-separated op globs, e.g. 'torch.*,numpy.take' (default: all)")
     group.addoption("--gc-baseline", default=None, help="baseline file (default: the packaged one)")
 
@@ -71,13 +77,17 @@ def _selected(config: pytest.Config) -> tuple[list[str], list[str] | None]:
     oracles = [o.strip() for o in wanted.split(",") if o.strip()] if wanted else registry.available()
     unknown = [o for o in oracles if o not in registry.available()]
     if unknown:
-        raise pytest.UsageError(f"--gc-oracles: {', '.join(unknown)} not available here (available: {', '.join(registry.available())})")
+        raise pytest.UsageError(
+            f"--gc-oracles: {', '.join(unknown)} not available here (available: {', '.join(registry.available())})"
+        )
     ops = config.getoption("--gc-ops")
     return oracles, [o.strip() for o in ops.split(",") if o.strip()] if ops else None
 
 
 def _op_wanted(op: str, globs: list[str] | None) -> bool:
-    return globs is None or any(fnmatch.fnmatchcase(op, g) or fnmatch.fnmatchcase(rootcause.family(op), g) for g in globs)
+    return globs is None or any(
+        fnmatch.fnmatchcase(op, g) or fnmatch.fnmatchcase(rootcause.family(op), g) for g in globs
+    )
 
 
 class _Oracles:
@@ -103,7 +113,9 @@ def _run(oracle: Oracle, cases: list[Case]) -> Iterator[tuple[Signature | None, 
     """Each case judged on the oracle: its signature (``None`` when it
     conforms) and the behaviour words that fit its answer."""
     info = oracle.info()
-    for case, got in zip(cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])):
+    for case, got in zip(
+        cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])
+    ):
         j = judged_alone(case, info, got)
         yield None if j.verdict.conforms else j.signature(), j.words()
 
@@ -111,7 +123,9 @@ def _run(oracle: Oracle, cases: list[Case]) -> Iterator[tuple[Signature | None, 
 class AtlasItem(pytest.Item):
     """Every probe case of one condition, for one op family, on one oracle."""
 
-    def __init__(self, *, oracle: str, family: str, condition: str, cases: list[Case], entries: list[bl.Entry], **kw: Any) -> None:
+    def __init__(
+        self, *, oracle: str, family: str, condition: str, cases: list[Case], entries: list[bl.Entry], **kw: Any
+    ) -> None:
         super().__init__(**kw)
         self.oracle, self.family, self.condition, self.cases, self.entries = oracle, family, condition, cases, entries
 
@@ -158,7 +172,9 @@ def _infos() -> dict[str, OracleInfo]:
     return {i.name: i for i in registry.infos()}
 
 
-def _atlas_items(session: pytest.Session, oracles: list[str], ops: list[str] | None, entries: list[bl.Entry]) -> list[pytest.Item]:
+def _atlas_items(
+    session: pytest.Session, oracles: list[str], ops: list[str] | None, entries: list[bl.Entry]
+) -> list[pytest.Item]:
     groups: dict[tuple[str, str, str], list[Case]] = {}
     probe_cases = [(p, c) for p in all_probes() for c in cases_of(p)]
     infos = _infos()
@@ -168,12 +184,22 @@ def _atlas_items(session: pytest.Session, oracles: list[str], ops: list[str] | N
             if case.op in info.ops and _op_wanted(case.op, ops):
                 groups.setdefault((name, rootcause.family(case.op), probe.condition), []).append(case)
     return [
-        AtlasItem.from_parent(session, name=item_name("atlas", o, fam, cond), oracle=o, family=fam, condition=cond, cases=cases, entries=entries)
+        AtlasItem.from_parent(
+            session,
+            name=item_name("atlas", o, fam, cond),
+            oracle=o,
+            family=fam,
+            condition=cond,
+            cases=cases,
+            entries=entries,
+        )
         for (o, fam, cond), cases in groups.items()
-    ]  # fmt: skip
+    ]
 
 
-def _baseline_items(session: pytest.Session, oracles: list[str], ops: list[str] | None, entries: list[bl.Entry]) -> list[pytest.Item]:
+def _baseline_items(
+    session: pytest.Session, oracles: list[str], ops: list[str] | None, entries: list[bl.Entry]
+) -> list[pytest.Item]:
     items: list[pytest.Item] = []
     infos = _infos()
     for n, entry in enumerate(entries, start=1):
@@ -185,7 +211,15 @@ def _baseline_items(session: pytest.Session, oracles: list[str], ops: list[str] 
                 case = Case.from_json(c)
                 if case.op in info.ops and _op_wanted(case.op, ops):
                     what = f"entry{n}-{k}"
-                    items.append(BaselineItem.from_parent(session, name=item_name("baseline", name, case.op, what), oracle=name, entry=entry, case=case))
+                    items.append(
+                        BaselineItem.from_parent(
+                            session,
+                            name=item_name("baseline", name, case.op, what),
+                            oracle=name,
+                            entry=entry,
+                            case=case,
+                        )
+                    )
     return items
 
 

@@ -75,10 +75,12 @@ class Replayed:
 def _oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
     """The oracles here that the entry names, at a version in its range, implementing its op."""
     return [
-        name for name, i in infos.items()
-        if fnmatchcase(name, entry.oracle) and in_range(i.version, entry.versions)
+        name
+        for name, i in infos.items()
+        if fnmatchcase(name, entry.oracle)
+        and in_range(i.version, entry.versions)
         and any(fnmatchcase(rootcause.family(k), entry.op) or fnmatchcase(k, entry.op) for k in i.ops)
-    ]  # fmt: skip
+    ]
 
 
 def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed]:
@@ -96,19 +98,33 @@ def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed
     batches: dict[str, list[Case]] = {}
     for _, name, case in plan:
         batches.setdefault(name, []).append(case)
-    runners = [limited(o, PROBE_TIMEOUT_S) for o in oracles]  # the limit a hang was found under (conformance.campaign.settings)
+    runners = [
+        limited(o, PROBE_TIMEOUT_S) for o in oracles
+    ]  # the limit a hang was found under (conformance.campaign.settings)
     answers = {name: iter(outs) for name, outs in dispatch(runners, batches).items()}
     seen: dict[int, list[tuple[str, str]]] = {}
     for n, name, case in plan:
         j = judged_alone(case, infos[name], next(answers[name]))
-        kind = "fixed" if j.verdict.conforms else "reproduces" if entries[n].accepts(j.signature(), j.words()) else "changed"
-        seen.setdefault(n, []).append((kind, f"{name} {infos[name].version}" if kind != "changed" else j.signature().words()))
+        kind = (
+            "fixed"
+            if j.verdict.conforms
+            else "reproduces"
+            if entries[n].accepts(j.signature(), j.words())
+            else "changed"
+        )
+        seen.setdefault(n, []).append(
+            (kind, f"{name} {infos[name].version}" if kind != "changed" else j.signature().words())
+        )
     return [_status(entry, seen.get(n, [])) for n, entry in enumerate(entries)]
 
 
 def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
     if not seen:
-        why = "no reproducer stored" if not entry.reproducers else f"no oracle {entry.oracle} at {entry.versions or 'any version'} here"
+        why = (
+            "no reproducer stored"
+            if not entry.reproducers
+            else f"no oracle {entry.oracle} at {entry.versions or 'any version'} here"
+        )
         if not entry.standalone:
             why = "not standalone: it shows only after other cases ran in the same process"
         if entry.reproducers and entry.outcome in FAULTS:
@@ -120,4 +136,8 @@ def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
     if "reproduces" not in kinds:
         return Replayed(entry, "fixed", f"every reproducer now conforms on {', '.join(sorted({w for _, w in seen}))}")
     hits = kinds.count("reproduces")
-    return Replayed(entry, "reproduces", f"{hits} of {len(kinds)} reproducers show it on {', '.join(sorted({w for k, w in seen if k == 'reproduces'}))}")
+    return Replayed(
+        entry,
+        "reproduces",
+        f"{hits} of {len(kinds)} reproducers show it on {', '.join(sorted({w for k, w in seen if k == 'reproduces'}))}",
+    )

@@ -88,7 +88,16 @@ class DtypeSupport:
         for (op, oracle, arg, dtype), counts in sorted(self.cells.items()):
             s = spec(op)
             documented = dtype in (s.data_dtypes if arg == "data" else s.index_dtypes)
-            rows.append({"op": op, "oracle": oracle, "arg": arg, "dtype": dtype, "documented": documented, "statuses": dict(counts)})
+            rows.append(
+                {
+                    "op": op,
+                    "oracle": oracle,
+                    "arg": arg,
+                    "dtype": dtype,
+                    "documented": documented,
+                    "statuses": dict(counts),
+                }
+            )
         return rows
 
     @classmethod

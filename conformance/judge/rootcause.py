@@ -129,7 +129,17 @@ policy places it, so what comes back (a fill, zeros of another shape) is one
 finding, its words the variants."""
 
 _INDEX_ERRORS = (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX)
-_POLICY_WORDS = frozenset({Behaviour.WRAPS, Behaviour.CLAMPS, Behaviour.CLAMPS_RAW, Behaviour.ZERO_FILLS, Behaviour.FILLS, Behaviour.AMBIGUOUS, Behaviour.GARBAGE})
+_POLICY_WORDS = frozenset(
+    {
+        Behaviour.WRAPS,
+        Behaviour.CLAMPS,
+        Behaviour.CLAMPS_RAW,
+        Behaviour.ZERO_FILLS,
+        Behaviour.FILLS,
+        Behaviour.AMBIGUOUS,
+        Behaviour.GARBAGE,
+    }
+)
 
 
 def beyond_int32(indices: object) -> bool:
@@ -284,14 +294,21 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
         return (f"{rejected_dtype(case, got).split(':')[0]} dtype",)  # which dtypes: the variants
     if outcome in (UNDOCUMENTED_DTYPE, "wrong dtype"):
         return ("data dtype",) if outcome == "wrong dtype" else ("undocumented dtype",)
-    named = _attribute_blamed(case, got) if got.kind is Kind.ERROR and outcome.startswith(("error instead of value", "wrong error")) else None
+    named = (
+        _attribute_blamed(case, got)
+        if got.kind is Kind.ERROR and outcome.startswith(("error instead of value", "wrong error"))
+        else None
+    )
     if named:
         return (named,)
     if outcome == NAN_PAYLOAD:
         return (f"data:{dtype_name(np.asarray(case.data).dtype)}",)
     if verdict.behaviour is Behaviour.UNCHECKED:
         return ("empty output",)
-    broken_rule = reference is not None and reference.error_class in (ErrorClass.SHAPE_INVALID, ErrorClass.ATTRIBUTE_INVALID)
+    broken_rule = reference is not None and reference.error_class in (
+        ErrorClass.SHAPE_INVALID,
+        ErrorClass.ATTRIBUTE_INVALID,
+    )
     if broken_rule and (outcome == "value instead of error" or outcome.startswith("wrong error")):
         assert reference is not None
         return (f"precondition: {precondition_rule(reference.message or '')}",)
@@ -332,7 +349,9 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     refused = blamed is not None and cond == (blamed,)
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
     named = verdict.behaviour in _POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
-    about_indices = not (cond and cond[0].startswith(("precondition:", "data", EMPTY_AXIS, SHAPES_REFUSED))) and verdict.outcome not in ("protocol error", "wrong dtype")
+    about_indices = not (
+        cond and cond[0].startswith(("precondition:", "data", EMPTY_AXIS, SHAPES_REFUSED))
+    ) and verdict.outcome not in ("protocol error", "wrong dtype")
     policy = verdict.behaviour.value if in_regime and named and about_indices and not refused else ""
     outcome = ATTRIBUTE_REFUSED if refused else SHAPES_REFUSED if cond[:1] == (SHAPES_REFUSED,) else verdict.outcome
     return Signature(family(case.op), info.name, info.version, info.device, info.mode, outcome, policy, cond)
@@ -347,5 +366,10 @@ def variant(case: Case, behaviour: Behaviour) -> Mapping[str, str]:
     {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64', 'behaviour': 'wraps'}
     """
     regime = case.tags.regime if case.tags else ""
-    return {"op": case.op, "regime": regime, "data dtype": dtype_name(np.asarray(case.data).dtype),
-            "index dtype": np.asarray(case.indices).dtype.name, "behaviour": behaviour.value}  # fmt: skip
+    return {
+        "op": case.op,
+        "regime": regime,
+        "data dtype": dtype_name(np.asarray(case.data).dtype),
+        "index dtype": np.asarray(case.indices).dtype.name,
+        "behaviour": behaviour.value,
+    }

@@ -28,7 +28,18 @@ class Signature:
 
     def key(self) -> str:
         """A stable string for anchors and JSON (tags sorted); never parsed back."""
-        return "|".join([self.op, self.oracle, self.version, self.device, self.mode, self.outcome, self.policy, ",".join(sorted(self.tags))])
+        return "|".join(
+            [
+                self.op,
+                self.oracle,
+                self.version,
+                self.device,
+                self.mode,
+                self.outcome,
+                self.policy,
+                ",".join(sorted(self.tags)),
+            ]
+        )
 
     def words(self) -> str:
         """The signature as a sentence for the report.

@@ -112,7 +112,11 @@ def reference_outcome(case: Case) -> Outcome:
         return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE if index_error else ErrorClass.SHAPE_INVALID)
     except (ValueError, TypeError) as exc:
         text = str(exc)
-        error_class = ErrorClass.ATTRIBUTE_INVALID if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode")) else ErrorClass.SHAPE_INVALID
+        error_class = (
+            ErrorClass.ATTRIBUTE_INVALID
+            if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode"))
+            else ErrorClass.SHAPE_INVALID
+        )
         return Outcome.raised(exc, error_class)
     return Outcome.returned(np.asarray(value))
 
@@ -129,7 +133,14 @@ class PolicyValues:
         """The value under ``policy``, or None where it raises."""
         if policy.name not in self._cache:
             try:
-                v = reference(self.case.op, self.case.data, self.case.indices, policy=policy, check_dtypes=False, **self.case.attrs)
+                v = reference(
+                    self.case.op,
+                    self.case.data,
+                    self.case.indices,
+                    policy=policy,
+                    check_dtypes=False,
+                    **self.case.attrs,
+                )
                 self._cache[policy.name] = np.asarray(v)
             except (IndexError, ValueError, TypeError):
                 self._cache[policy.name] = None
@@ -200,9 +211,12 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
 
 
 _KIND_BEHAVIOUR = {
-    Kind.CRASH: Behaviour.CRASH, Kind.TIMEOUT: Behaviour.TIMEOUT, Kind.UNSUPPORTED: Behaviour.UNSUPPORTED,
-    Kind.PROTOCOL: Behaviour.PROTOCOL, Kind.NOT_RUN: Behaviour.NOT_RUN,
-}  # fmt: skip
+    Kind.CRASH: Behaviour.CRASH,
+    Kind.TIMEOUT: Behaviour.TIMEOUT,
+    Kind.UNSUPPORTED: Behaviour.UNSUPPORTED,
+    Kind.PROTOCOL: Behaviour.PROTOCOL,
+    Kind.NOT_RUN: Behaviour.NOT_RUN,
+}
 
 
 def _non_value_behaviour(got: Outcome) -> Behaviour:
@@ -210,10 +224,13 @@ def _non_value_behaviour(got: Outcome) -> Behaviour:
 
 
 ERROR_GROUPS: dict[ErrorClass, str] = {
-    ErrorClass.INDEX_OUT_OF_RANGE: "index error", ErrorClass.NEGATIVE_INDEX: "index error",
-    ErrorClass.SHAPE_INVALID: "shape or attribute error", ErrorClass.ATTRIBUTE_INVALID: "shape or attribute error",
-    ErrorClass.DTYPE_UNSUPPORTED: "dtype error", ErrorClass.INTERNAL: "internal error",
-}  # fmt: skip
+    ErrorClass.INDEX_OUT_OF_RANGE: "index error",
+    ErrorClass.NEGATIVE_INDEX: "index error",
+    ErrorClass.SHAPE_INVALID: "shape or attribute error",
+    ErrorClass.ATTRIBUTE_INVALID: "shape or attribute error",
+    ErrorClass.DTYPE_UNSUPPORTED: "dtype error",
+    ErrorClass.INTERNAL: "internal error",
+}
 """Error classes compared with the reference's, by group: which argument the
 error blames. A framework's message says "axis" or "shape" for the same rule
 often enough that shape and attribute errors are one group, and so are an
@@ -257,10 +274,18 @@ def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> str:
     too: the same group conforms; so does an index error where the
     preconditions fail (the case also has bad indices, and the framework
     checked those first)."""
-    want, have = ERROR_GROUPS.get(ref.error_class or ErrorClass.OTHER), ERROR_GROUPS.get(got.error_class or ErrorClass.OTHER)
+    want, have = (
+        ERROR_GROUPS.get(ref.error_class or ErrorClass.OTHER),
+        ERROR_GROUPS.get(got.error_class or ErrorClass.OTHER),
+    )
     if have is None or want is None or have == want:
         return CONFORMS
-    both_bad = want == "shape or attribute error" and have == "index error" and case.tags is not None and case.tags.regime in POLICY_REGIMES
+    both_bad = (
+        want == "shape or attribute error"
+        and have == "index error"
+        and case.tags is not None
+        and case.tags.regime in POLICY_REGIMES
+    )
     return CONFORMS if both_bad else f"wrong error ({have}, expected {want})"
 
 
@@ -317,7 +342,10 @@ def _only_nan_payloads(got: np.ndarray, want: np.ndarray) -> bool:
     if got.dtype.kind not in "fcV" or got.dtype.kind == "V" and got.dtype.name != "bfloat16":
         return False
     differ = unequal_elements(got, want)
-    g, w = got.astype(np.complex128 if got.dtype.kind == "c" else np.float64), want.astype(np.complex128 if got.dtype.kind == "c" else np.float64)
+    g, w = (
+        got.astype(np.complex128 if got.dtype.kind == "c" else np.float64),
+        want.astype(np.complex128 if got.dtype.kind == "c" else np.float64),
+    )
     return bool(differ.any()) and bool((np.isnan(g) & np.isnan(w))[differ].all())
 
 
@@ -368,7 +396,11 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
     outcome = _mismatch(case, ref, got, dtypes)
     regime = case.tags.regime if case.tags else None
     broken_rule = ref.kind is Kind.ERROR and ref.error_class in (ErrorClass.SHAPE_INVALID, ErrorClass.ATTRIBUTE_INVALID)
-    silent = regime in spec(case.op).unspecified and not broken_rule and outcome not in (INTERNAL, "crash", "timeout", "protocol error", DTYPE_REJECTED)
+    silent = (
+        regime in spec(case.op).unspecified
+        and not broken_rule
+        and outcome not in (INTERNAL, "crash", "timeout", "protocol error", DTYPE_REJECTED)
+    )
     if silent:  # the docs do not say: what it does is recorded, never a violation (and an empty output shows nothing)
         outcome = CONFORMS if got.kind is Kind.VALUE and np.asarray(got.value).size == 0 else SPEC_SILENT
     conforms = outcome == CONFORMS

@@ -185,7 +185,11 @@ def report_files(
     >>> sorted(report_files(RunResult({}, 0, {}, {}, 1.0, {}, []), None))
     ['findings.json', 'index.html', 'summary.md']
     """
-    changes = atlas_changes(old_atlas, atlas) if comparison is not None and atlas is not None and old_atlas is not None else None
+    changes = (
+        atlas_changes(old_atlas, atlas)
+        if comparison is not None and atlas is not None and old_atlas is not None
+        else None
+    )
     files: dict[str, str | bytes] = {}
     for view in finding_views(run.findings):
         files.update({path: text for _, path, text in view.scripts})
@@ -193,7 +197,9 @@ def report_files(
             files[view.onnx_file] = base64.b64decode(view.finding.onnx_model_b64)
     files["findings.json"] = json.dumps(run.to_json(), indent=1, default=str)
     if comparison is not None:
-        files["comparison.json"] = json.dumps(comparison.to_json() | {"atlas": [c.to_json() for c in changes or ()]}, indent=1)
+        files["comparison.json"] = json.dumps(
+            comparison.to_json() | {"atlas": [c.to_json() for c in changes or ()]}, indent=1
+        )
     files["summary.md"] = markdown_summary(run, comparison, atlas=atlas, changes=changes)
     files["index.html"] = render_html(run, comparison, atlas=atlas, old_atlas=old_atlas)
     return files
@@ -230,4 +236,13 @@ def build_report(
     return out_dir / "index.html"
 
 
-__all__ = ["ATLAS_FILE", "OWNED_PATTERNS", "REPORT_FILES", "build_report", "clear_outputs", "load_atlases", "load_runs", "report_files"]
+__all__ = [
+    "ATLAS_FILE",
+    "OWNED_PATTERNS",
+    "REPORT_FILES",
+    "build_report",
+    "clear_outputs",
+    "load_atlases",
+    "load_runs",
+    "report_files",
+]

@@ -95,8 +95,15 @@ class AtlasChange:
 
     def to_json(self) -> dict[str, str]:
         c = self.cell
-        return {"condition": c.condition, "eq_class": c.eq_class, "op": c.op, "oracle": c.oracle,
-                "versions": self.versions(), "before": cell_words(self.before), "after": cell_words(self.after)}  # fmt: skip
+        return {
+            "condition": c.condition,
+            "eq_class": c.eq_class,
+            "op": c.op,
+            "oracle": c.oracle,
+            "versions": self.versions(),
+            "before": cell_words(self.before),
+            "after": cell_words(self.after),
+        }
 
 
 def atlas_changes(old: Atlas, new: Atlas) -> list[AtlasChange]:

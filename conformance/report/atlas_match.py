@@ -59,7 +59,11 @@ def op_family(op: str) -> str:
         return op
 
 
-HARD_OUTCOMES = {"internal error": Behaviour.INTERNAL.value, "crash": Behaviour.CRASH.value, "timeout": Behaviour.TIMEOUT.value}
+HARD_OUTCOMES = {
+    "internal error": Behaviour.INTERNAL.value,
+    "crash": Behaviour.CRASH.value,
+    "timeout": Behaviour.TIMEOUT.value,
+}
 """Finding outcomes that match only a cell of the same behaviour."""
 
 
@@ -123,7 +127,9 @@ def matches(finding: Finding, probe: Probe) -> bool:
         return _dtype_matches(word, dtype) and (sig.outcome == DTYPE_REJECTED) == rejects
     if rejects or first == "undocumented dtype":
         s = spec(case.op)
-        return first == "undocumented dtype" and (probe.data_dtype not in s.data_dtypes or probe.index_dtype not in s.index_dtypes)
+        return first == "undocumented dtype" and (
+            probe.data_dtype not in s.data_dtypes or probe.index_dtype not in s.index_dtypes
+        )
     if first == "empty output":
         return cell.behaviour == Behaviour.UNCHECKED.value
     if first.startswith("precondition: "):

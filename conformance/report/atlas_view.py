@@ -46,14 +46,23 @@ FRAMEWORK_ORDER = ("numpy", "torch", "tensorflow", "jax", "onnxruntime", "onnx",
 IGNORED = frozenset({Behaviour.UNSUPPORTED.value, Behaviour.NOT_RUN.value})
 """Behaviours that do not make a row disagree: nothing was asked of the framework."""
 SHORT_WORDS = {
-    "unchecked (empty output)": "unchecked", "clamps (raw)": "clamps raw", "internal error": "internal",
-    "not supported": "n/a", "protocol error": "protocol", "rejects dtype": "rejects dtype",
-}  # fmt: skip
+    "unchecked (empty output)": "unchecked",
+    "clamps (raw)": "clamps raw",
+    "internal error": "internal",
+    "not supported": "n/a",
+    "protocol error": "protocol",
+    "rejects dtype": "rejects dtype",
+}
 """Cell texts shorter than the behaviour word (the evidence says it in full)."""
 SHORT_ERRORS = {
-    "index out of range": "index", "shape invalid": "shape", "attribute invalid": "attribute",
-    "negative index rejected": "negative", "dtype unsupported": "", "internal": "", "other": "other",
-}  # fmt: skip
+    "index out of range": "index",
+    "shape invalid": "shape",
+    "attribute invalid": "attribute",
+    "negative index rejected": "negative",
+    "dtype unsupported": "",
+    "internal": "",
+    "other": "other",
+}
 """Error classes as the cell's second line."""
 MAX_INDEX_VALUES = 24
 """Index arrays up to this size are shown in the evidence with their values."""
@@ -106,7 +115,9 @@ class Column:
     @property
     def title(self) -> str:
         on = "; ".join(f"{o} ({m})" for o, m in zip(self.oracles, self.modes))
-        return f"{self.op} — {self.framework} {self.version} — on {on}" + (": the same in every row" if len(self.oracles) > 1 else "")
+        return f"{self.op} — {self.framework} {self.version} — on {on}" + (
+            ": the same in every row" if len(self.oracles) > 1 else ""
+        )
 
 
 @dataclass
@@ -218,7 +229,13 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
     """What the page shows when a cell is clicked: the probe, expected and observed, the findings behind it."""
     ex = cell.example
     attrs = ", ".join(f"{k}={v!r}" for k, v in (ex.get("attrs") or {}).items())
-    verdict = "departs from its docs" if view.departs and not view.silent else "docs silent" if view.silent else "as documented"
+    verdict = (
+        "departs from its docs"
+        if view.departs and not view.silent
+        else "docs silent"
+        if view.silent
+        else "as documented"
+    )
     rows = [
         ["data", _array_text(ex.get("data"), values=False)],
         ["indices", _array_text(ex.get("indices"), values=True)],
@@ -236,9 +253,11 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
         rows.append(["changed", view.change])
     return {
         "h": [cell.op, column.oracle_label, cell.version, cell.eq_class, words],
-        "b": cell_words(cell), "v": verdict, "r": rows,
+        "b": cell_words(cell),
+        "v": verdict,
+        "r": rows,
         "f": [[a, f"F{n}", s, titles.get(a, "")] for a, n, s in view.findings],
-    }  # fmt: skip
+    }
 
 
 def _columns(cells: Sequence[AtlasCell], oracles: Mapping[str, Mapping[str, Any]]) -> list[Column]:
@@ -267,9 +286,13 @@ def _group(key: str) -> str:
 
 
 def atlas_tables(
-    atlas: Atlas, findings: Sequence[Finding], anchors: Anchors, oracles: Mapping[str, Mapping[str, Any]],
-    changes: Sequence[AtlasChange] = (), evidence_out: list[dict[str, Any]] | None = None,
-) -> list[Table]:  # fmt: skip
+    atlas: Atlas,
+    findings: Sequence[Finding],
+    anchors: Anchors,
+    oracles: Mapping[str, Mapping[str, Any]],
+    changes: Sequence[AtlasChange] = (),
+    evidence_out: list[dict[str, Any]] | None = None,
+) -> list[Table]:
     """The atlas as tables, one per class in :class:`~conformance.spec.plans.EqClass`
     order (see the module docstring); ``anchors`` link findings, ``oracles``
     (``facts["oracles"]`` by name) name frameworks and modes, ``changes``
@@ -292,14 +315,25 @@ def atlas_tables(
         for c in cells:
             i = where[(c.op, c.oracle)]
             row = grid.setdefault(c.condition, [None] * len(columns))
-            fs = [(anchors[f.signature.key()][0], anchors[f.signature.key()][1], f.status)
-                  for f in cell_findings(c, index) if f.signature.key() in anchors]  # fmt: skip
+            fs = [
+                (anchors[f.signature.key()][0], anchors[f.signature.key()][1], f.status)
+                for f in cell_findings(c, index)
+                if f.signature.key() in anchors
+            ]
             shown = row[i]
             if shown is not None:  # a merged column: one evidence record, every oracle's findings
                 shown.findings += [f for f in fs if f not in shown.findings]
                 continue
-            view = CellView(c.behaviour, c.error_class, not c.documented, is_silent(c), c.seen or (c.behaviour,), len(records), fs,
-                            changed.get(c.key, ""))  # fmt: skip
+            view = CellView(
+                c.behaviour,
+                c.error_class,
+                not c.documented,
+                is_silent(c),
+                c.seen or (c.behaviour,),
+                len(records),
+                fs,
+                changed.get(c.key, ""),
+            )
             row[i] = view
             records.append({"cell": c, "column": columns[i], "view": view})
         rows, last_group = [], None

@@ -141,7 +141,9 @@ def dtype_tables(rows: Sequence[Mapping[str, Any]]) -> list[DtypeTable]:
         for (_, _), pairs in sorted(alike.items(), key=lambda kv: (kv[0][0], kv[1][0][1])):
             ops = tuple(dict.fromkeys(op for op, _ in pairs))
             oracles = tuple(dict.fromkeys(o for _, o in pairs))
-            summed = {d: dtype_cell(_sum(statuses[p][d][0] for p in pairs), doc) for d, (_, doc) in statuses[pairs[0]].items()}
+            summed = {
+                d: dtype_cell(_sum(statuses[p][d][0] for p in pairs), doc) for d, (_, doc) in statuses[pairs[0]].items()
+            }
             table_rows.append(DtypeRow(_label(ops, oracles), tuple(pairs), summed))
         dtypes = sorted({d for c in cells.values() for d in c}, key=lambda d: (order.get(d, len(order)), d))
         tables.append(DtypeTable(arg, dtypes, table_rows))

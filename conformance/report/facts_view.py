@@ -129,7 +129,11 @@ def fact_tables(facts: Mapping[str, Any]) -> tuple[dict[str, str], list[FactTabl
     >>> fact_tables({"cores": 2, "missing": {}, "oracles": {"jax": {"version": "0.10.2"}}})
     ({'cores': '2'}, [('oracles', ['name', 'version'], [['jax', '0.10.2']])])
     """
-    flat = {k: v for k, v in flatten_facts({k: v for k, v in facts.items() if table_rows(v) is None}).items() if v != NONE_TEXT}
+    flat = {
+        k: v
+        for k, v in flatten_facts({k: v for k, v in facts.items() if table_rows(v) is None}).items()
+        if v != NONE_TEXT
+    }
     tables = []
     for k, value in facts.items():
         rows = table_rows(value)
@@ -159,5 +163,7 @@ def framework_versions(facts: Mapping[str, Any]) -> list[str]:
     ...                                 "tf-xla": {"framework": "tensorflow", "version": "2.21.0"}}})
     ['tensorflow 2.21.0']
     """
-    out = [f"{info.get('framework') or name} {info.get('version') or '?'}" for name, info in oracle_facts(facts).items()]
+    out = [
+        f"{info.get('framework') or name} {info.get('version') or '?'}" for name, info in oracle_facts(facts).items()
+    ]
     return list(dict.fromkeys(out))

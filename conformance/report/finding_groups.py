@@ -92,8 +92,21 @@ def item(view: FindingView, oracles: Mapping[str, Mapping[str, Any]]) -> Item:
     framework = framework_of(sig.oracle, sig.op, oracles)
     filters = {"framework": framework, "op": op_family(sig.op), "behaviour": behaviour_of(view), "status": f.status}
     variants = " ".join(v for values in f.variants.values() for v in values)
-    search = " ".join([f"F{view.number}", framework, sig.oracle, sig.op, sig.version, sig.mode, sig.outcome, sig.policy,
-                       *sig.tags, variants, f.status]).lower()  # fmt: skip
+    search = " ".join(
+        [
+            f"F{view.number}",
+            framework,
+            sig.oracle,
+            sig.op,
+            sig.version,
+            sig.mode,
+            sig.outcome,
+            sig.policy,
+            *sig.tags,
+            variants,
+            f.status,
+        ]
+    ).lower()
     return Item(view, filters, " ".join(search.split()))
 
 
@@ -106,11 +119,22 @@ def finding_groups(views: Sequence[FindingView], oracles: Mapping[str, Mapping[s
         target = silent if v.finding.signature.outcome == SPEC_SILENT else new if v.finding.status == "new" else known
         target.append(item(v, oracles))
     groups = [
-        Group("new", "New findings", "not in the baseline: each is one root cause, the most alarming first", new, len(new) <= OPEN_NEW_UP_TO),
-        Group("silent", "Spec silent", "the docs say nothing about these inputs: what the framework does is recorded, never a violation",
-              silent, False),
+        Group(
+            "new",
+            "New findings",
+            "not in the baseline: each is one root cause, the most alarming first",
+            new,
+            len(new) <= OPEN_NEW_UP_TO,
+        ),
+        Group(
+            "silent",
+            "Spec silent",
+            "the docs say nothing about these inputs: what the framework does is recorded, never a violation",
+            silent,
+            False,
+        ),
         Group("known", "Known findings", "in the baseline (accepted, with a note), collapsed", known, False),
-    ]  # fmt: skip
+    ]
     return [g for g in groups if g.items]
 
 

@@ -40,7 +40,16 @@ from conformance.results.run_result import RunResult
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 ALWAYS = frozenset({Behaviour.CONFORMS})
-NEVER = frozenset({Behaviour.GARBAGE, Behaviour.WRONG_ERROR, Behaviour.INTERNAL, Behaviour.CRASH, Behaviour.TIMEOUT, Behaviour.PROTOCOL})
+NEVER = frozenset(
+    {
+        Behaviour.GARBAGE,
+        Behaviour.WRONG_ERROR,
+        Behaviour.INTERNAL,
+        Behaviour.CRASH,
+        Behaviour.TIMEOUT,
+        Behaviour.PROTOCOL,
+    }
+)
 NOT_JUDGED = frozenset({Behaviour.UNSUPPORTED, Behaviour.NOT_RUN})
 
 
@@ -155,7 +164,9 @@ def environment() -> Environment:
     return env
 
 
-def atlas_context(run: RunResult, atlas: Atlas | None, changes: list[AtlasChange] | None, anchors: dict[str, tuple[str, int]]) -> dict[str, Any]:
+def atlas_context(
+    run: RunResult, atlas: Atlas | None, changes: list[AtlasChange] | None, anchors: dict[str, tuple[str, int]]
+) -> dict[str, Any]:
     """The atlas tables and their evidence records (empty without an atlas)."""
     records: list[dict[str, Any]] = []
     if atlas is None:
@@ -165,7 +176,11 @@ def atlas_context(run: RunResult, atlas: Atlas | None, changes: list[AtlasChange
 
 
 def page_context(
-    run: RunResult, comparison: Comparison | None, title: str, atlas: Atlas | None = None, old_atlas: Atlas | None = None
+    run: RunResult,
+    comparison: Comparison | None,
+    title: str,
+    atlas: Atlas | None = None,
+    old_atlas: Atlas | None = None,
 ) -> dict[str, Any]:
     """Everything the page template shows.
 
@@ -177,7 +192,11 @@ def page_context(
     anchors = {v.finding.signature.key(): (v.anchor, v.number) for v in views}
     groups = finding_groups(views, oracle_facts(run.facts))
     facts, tables = fact_tables({k: v for k, v in run.facts.items() if k != "case_timeout_s"})
-    changes = atlas_changes(old_atlas, atlas) if comparison is not None and atlas is not None and old_atlas is not None else None
+    changes = (
+        atlas_changes(old_atlas, atlas)
+        if comparison is not None and atlas is not None and old_atlas is not None
+        else None
+    )
     return {
         "title": title,
         "run": run,
@@ -207,8 +226,12 @@ def page_context(
 
 
 def render_html(
-    run: RunResult, comparison: Comparison | None = None, title: str = "gather-conformance report", *,
-    atlas: Atlas | None = None, old_atlas: Atlas | None = None,
-) -> str:  # fmt: skip
+    run: RunResult,
+    comparison: Comparison | None = None,
+    title: str = "gather-conformance report",
+    *,
+    atlas: Atlas | None = None,
+    old_atlas: Atlas | None = None,
+) -> str:
     """The report page as one self-contained HTML string (see the module docstring)."""
     return environment().get_template("report.html.j2").render(page_context(run, comparison, title, atlas, old_atlas))

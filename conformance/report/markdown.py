@@ -75,11 +75,15 @@ def facts_line(run: RunResult) -> str:
     >>> facts_line(RunResult({"oracles": [{"name": "jax", "framework": "jax", "version": "0.10.2"}]}, 1, {}, {"jax": 3}, 0.0, {}, []))
     '3 oracle runs in 0.0 s · 0 findings (0 new, 0 known) · 0 raw discrepancies · seed 1 · jax 0.10.2'
     """
-    versions = framework_versions(run.facts) or [f"{k} {v}" for k, v in flatten_facts(run.facts).items() if "version" in k]
+    versions = framework_versions(run.facts) or [
+        f"{k} {v}" for k, v in flatten_facts(run.facts).items() if "version" in k
+    ]
     return " · ".join([console_head(run), f"seed {run.seed}", *versions])
 
 
-def lead_lines(views: Sequence[FindingView], comparison: Comparison | None, changes: Sequence[AtlasChange] | None) -> list[str]:
+def lead_lines(
+    views: Sequence[FindingView], comparison: Comparison | None, changes: Sequence[AtlasChange] | None
+) -> list[str]:
     """What is new and what changed, in a few lines: the new findings (the
     worst named), and when comparing, the atlas cells and findings that changed.
 
@@ -106,7 +110,9 @@ def lead_lines(views: Sequence[FindingView], comparison: Comparison | None, chan
         else:
             lines.append(f"**Changed** since the compared run: {', '.join(parts)}:")
             lines += [f"- {c.words()} · {c.where()}" for c in cells[:LEAD_ITEMS]]
-            lines += [f"- appeared: {f.signature.words()}" for f in comparison.appeared[: max(0, LEAD_ITEMS - len(cells))]]
+            lines += [
+                f"- appeared: {f.signature.words()}" for f in comparison.appeared[: max(0, LEAD_ITEMS - len(cells))]
+            ]
     return [*lines, ""]
 
 
@@ -127,7 +133,10 @@ def atlas_lines(atlas: Atlas) -> list[str]:
     disagree = [(k, v) for k, v in rows.items() if len({w.removesuffix(" ⚠") for w in v}) > 1]
     if not disagree:
         return ["The probe atlas: every op of each class behaves alike on every condition.", ""]
-    table_rows = [[eq, condition_words(cond), " · ".join(f"{w}: {', '.join(who)}" for w, who in v.items())] for (eq, cond), v in disagree]
+    table_rows = [
+        [eq, condition_words(cond), " · ".join(f"{w}: {', '.join(who)}" for w, who in v.items())]
+        for (eq, cond), v in disagree
+    ]
     head = f"### Where the frameworks disagree ({len(disagree)} of {len(rows)} atlas rows; ⚠ departs from its docs)"
     return [head, "", *table(["class", "condition", "who does what"], table_rows)]
 
@@ -216,7 +225,11 @@ def finding_row(view: FindingView) -> list[str]:
 
 
 def markdown_summary(
-    run: RunResult, comparison: Comparison | None = None, *, atlas: Atlas | None = None, changes: Sequence[AtlasChange] | None = None
+    run: RunResult,
+    comparison: Comparison | None = None,
+    *,
+    atlas: Atlas | None = None,
+    changes: Sequence[AtlasChange] | None = None,
 ) -> str:
     """The whole ``summary.md`` (see the module docstring); ``changes``: the atlas cells an upgrade changed."""
     views = finding_views(run.findings)

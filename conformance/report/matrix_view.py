@@ -155,9 +155,10 @@ def matrix_rows(matrix: Matrix, oracles: Sequence[str], findings: Sequence[Findi
             merged = merge_cells(by_family[fam] for fam in families)
             row_cells = {
                 o: MatrixCell(merged[o], worst_behaviour(merged[o]), findings_for(findings, op, regime, families, o))
-                if merged.get(o) else None
+                if merged.get(o)
+                else None
                 for o in oracles
-            }  # fmt: skip
+            }
             rows.append(MatrixRow(op, regime, families, row_cells))
     return rows
 

@@ -57,7 +57,11 @@ def rates(figures: Mapping[str, Any]) -> tuple[float | None, float | None]:
     >>> rates({})
     (None, None)
     """
-    cases, runs, loop = _number(figures, "class_cases"), _number(figures, "oracle_runs"), _number(figures, "loop_seconds")
+    cases, runs, loop = (
+        _number(figures, "class_cases"),
+        _number(figures, "oracle_runs"),
+        _number(figures, "loop_seconds"),
+    )
     drawing = loop - (_number(figures, "atlas_seconds") or 0.0) if loop else None
     per_case = round(cases / drawing, 2) if cases is not None and drawing else None
     per_run = round(runs / loop, 2) if runs is not None and loop else None
@@ -103,18 +107,27 @@ def run_rows(run: RunResult) -> list[tuple[str, str]]:
     atlas_s = _number(f, "atlas_seconds")
     if atlas_s:
         cells = f.get("atlas_cells")
-        rows.append(("probe atlas", human_duration(atlas_s) + (f": {number_text(int(cells))} cells" if isinstance(cells, int) else "")))
+        rows.append(
+            (
+                "probe atlas",
+                human_duration(atlas_s) + (f": {number_text(int(cells))} cells" if isinstance(cells, int) else ""),
+            )
+        )
     loop = _number(f, "loop_seconds")
     if loop is not None:
         drawn = f.get("class_cases")
         rate = f" ({number_text(per_case)} cases/s)" if per_case is not None else ""
         rows.append(("drawing", f"{human_duration(loop - (atlas_s or 0.0))}: {fact_text(drawn)} class cases{rate}"))
     runs = sum(run.cases.values())
-    rows.append(("oracle runs", f"{number_text(runs)}" + (f" ({number_text(per_run)} runs/s)" if per_run is not None else "")))
+    rows.append(
+        ("oracle runs", f"{number_text(runs)}" + (f" ({number_text(per_run)} runs/s)" if per_run is not None else ""))
+    )
     shrink = _number(f, "shrink_seconds")
     if shrink is not None:
         rows.append(("shrinking", human_duration(shrink)))
-    rows.append(("raw discrepancies", f"{number_text(run.raw_discrepancies)}, as {len(run.findings)} findings (root causes)"))
+    rows.append(
+        ("raw discrepancies", f"{number_text(run.raw_discrepancies)}, as {len(run.findings)} findings (root causes)")
+    )
     rows.append(("harness errors", str(len(run.harness_errors))))
     timeout = run.facts.get("case_timeout_s")
     if isinstance(timeout, (int, float)):

@@ -20,9 +20,30 @@ from conformance.results.finding import Finding
 from conformance.results.run_result import Matrix, MatrixKey, RunResult
 
 VOLATILE_FACTS: frozenset[str] = frozenset(
-    {"started", "finished", "start", "end", "date", "time", "timestamp", "hostname", "host", "pid", "shard", "shards",
-     "shard_index", "shard_count", "argv", "command", "out", "output", "wall_s", "seconds", "executable"}
-)  # fmt: skip
+    {
+        "started",
+        "finished",
+        "start",
+        "end",
+        "date",
+        "time",
+        "timestamp",
+        "hostname",
+        "host",
+        "pid",
+        "shard",
+        "shards",
+        "shard_index",
+        "shard_count",
+        "argv",
+        "command",
+        "out",
+        "output",
+        "wall_s",
+        "seconds",
+        "executable",
+    }
+)
 """Facts that may differ between shards of one run without making them different runs."""
 
 Cells = dict[str, dict[str, int]]
@@ -251,8 +272,13 @@ class Change:
     signature: Signature | None = None
 
     def to_json(self) -> dict[str, str | None]:
-        return {"what": self.what, "key": self.key, "before": self.before, "after": self.after,
-                "signature": self.signature.key() if self.signature else None}  # fmt: skip
+        return {
+            "what": self.what,
+            "key": self.key,
+            "before": self.before,
+            "after": self.after,
+            "signature": self.signature.key() if self.signature else None,
+        }
 
 
 @dataclass

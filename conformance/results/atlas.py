@@ -104,8 +104,12 @@ class Atlas:
         raise KeyError((condition, eq_class, op, oracle))
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": ATLAS_FORMAT, "conditions": [c.to_json() for c in CONDITIONS],
-                "cells": [c.to_json() for c in self.cells], "errors": list(self.errors)}  # fmt: skip
+        return {
+            "format": ATLAS_FORMAT,
+            "conditions": [c.to_json() for c in CONDITIONS],
+            "cells": [c.to_json() for c in self.cells],
+            "errors": list(self.errors),
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Atlas:
@@ -131,9 +135,13 @@ class Atlas:
         path = Path(path)
         d = read_json_file(path, "an atlas file", AtlasFileError)
         if not isinstance(d, dict) or "cells" not in d or "format" not in d:
-            raise AtlasFileError(f"{path}: not a gather-conformance atlas file (expected an object with \"format\" and \"cells\")")
+            raise AtlasFileError(
+                f'{path}: not a gather-conformance atlas file (expected an object with "format" and "cells")'
+            )
         if d["format"] != ATLAS_FORMAT:
-            raise AtlasFileError(f"{path}: atlas format {d['format']!r} is not supported (this version reads format {ATLAS_FORMAT})")
+            raise AtlasFileError(
+                f"{path}: atlas format {d['format']!r} is not supported (this version reads format {ATLAS_FORMAT})"
+            )
         try:
             return cls.from_json(d)
         except (KeyError, TypeError, ValueError) as exc:

@@ -34,9 +34,13 @@ class Finding:
     status: str = "new"  # "new" or "known" (in the baseline)
     baseline_note: str | None = None
     baseline_link: str | None = None
-    class_case: dict[str, Any] | None = None  # the drawn (shrunk) class-level case, see conformance.cases.class_case.ClassCase
+    class_case: dict[str, Any] | None = (
+        None  # the drawn (shrunk) class-level case, see conformance.cases.class_case.ClassCase
+    )
     siblings: list[dict[str, Any]] = field(default_factory=list)  # the same class case through the class's other ops
-    variants: dict[str, dict[str, int]] = field(default_factory=dict)  # what the root cause merges: "op" -> {op key: count}, "regime", dtypes
+    variants: dict[str, dict[str, int]] = field(
+        default_factory=dict
+    )  # what the root cause merges: "op" -> {op key: count}, "regime", dtypes
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("signature", "case", "reference", "outcomes")}
@@ -77,7 +81,12 @@ class HarnessError:
     traceback: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"stage": self.stage, "error": self.error, "class_case": dict(self.class_case or {}) or None, "traceback": self.traceback}
+        return {
+            "stage": self.stage,
+            "error": self.error,
+            "class_case": dict(self.class_case or {}) or None,
+            "traceback": self.traceback,
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> HarnessError:

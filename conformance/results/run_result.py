@@ -72,16 +72,31 @@ class RunResult:
     matrix: Matrix
     findings: list[Finding]
     raw_discrepancies: int = 0
-    figures: dict[str, Any] = field(default_factory=dict)  # throughput, collapse, time to first find (conformance.campaign.runner)
+    figures: dict[str, Any] = field(
+        default_factory=dict
+    )  # throughput, collapse, time to first find (conformance.campaign.runner)
     harness_errors: list[HarnessError] = field(default_factory=list)
-    status: str = "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
-    dtype_support: list[dict[str, Any]] = field(default_factory=list)  # conformance.judge.dtype_support.DtypeSupport.to_json()
-    replay: list[dict[str, Any]] = field(default_factory=list)  # the baseline's reproducers replayed (conformance.gate.replay.Replayed.to_json)
+    status: str = (
+        "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
+    )
+    dtype_support: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # conformance.judge.dtype_support.DtypeSupport.to_json()
+    replay: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # the baseline's reproducers replayed (conformance.gate.replay.Replayed.to_json)
 
     def to_json(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("findings", "matrix", "harness_errors")}
+        d = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in ("findings", "matrix", "harness_errors")
+        }
         return {
-            "format": RESULTS_FORMAT, **d, "matrix": matrix_to_json(self.matrix), "findings": [f.to_json() for f in self.findings],
+            "format": RESULTS_FORMAT,
+            **d,
+            "matrix": matrix_to_json(self.matrix),
+            "findings": [f.to_json() for f in self.findings],
             "harness_errors": [e.to_json() for e in self.harness_errors],
         }
 
@@ -114,7 +129,9 @@ class RunResult:
         d = read_json_file(path, "a results file", ResultsFileError)
         if not isinstance(d, dict) or d.get("format") != RESULTS_FORMAT:
             found = d.get("format") if isinstance(d, dict) else type(d).__name__
-            raise ResultsFileError(f"{path}: not a gather-conformance results file of format {RESULTS_FORMAT} (format: {found!r})")
+            raise ResultsFileError(
+                f"{path}: not a gather-conformance results file of format {RESULTS_FORMAT} (format: {found!r})"
+            )
         try:
             return cls.from_json(d)
         except (KeyError, TypeError, ValueError) as exc:

@@ -57,8 +57,19 @@ class ResultStream:
         self._out.write(json.dumps(record, default=str) + "\n")
         self._out.flush()
 
-    def header(self, *, facts: dict[str, Any], seed: int | None, budget: dict[str, Any], shard: tuple[int, int]) -> None:
-        self._write({"type": "header", "format": STREAM_FORMAT, "facts": facts, "seed": seed, "budget": budget, "shard": list(shard)})
+    def header(
+        self, *, facts: dict[str, Any], seed: int | None, budget: dict[str, Any], shard: tuple[int, int]
+    ) -> None:
+        self._write(
+            {
+                "type": "header",
+                "format": STREAM_FORMAT,
+                "facts": facts,
+                "seed": seed,
+                "budget": budget,
+                "shard": list(shard),
+            }
+        )
 
     def judged(self, class_case: dict[str, Any], verdicts: list[dict[str, Any]]) -> None:
         self._write({"type": "judged", "class_case": class_case, "verdicts": verdicts})
@@ -115,14 +126,22 @@ def rebuild(path: Path) -> RunResult:
         elif kind == "judged":
             for v in r["verdicts"]:
                 cases[v["oracle"]] += 1
-                cell = matrix.setdefault(MatrixKey(v["op"], v["regime"], v["data_family"]), {}).setdefault(v["oracle"], {})
+                cell = matrix.setdefault(MatrixKey(v["op"], v["regime"], v["data_family"]), {}).setdefault(
+                    v["oracle"], {}
+                )
                 cell[v["behaviour"]] = cell.get(v["behaviour"], 0) + 1
                 raw += v["outcome"] != "ok"
         elif kind == "discrepancy":
             sig = Signature(**{**r["signature"], "tags": tuple(r["signature"]["tags"])})
-            firsts[sig.key()] = Finding(sig, Case.from_json(r["case"]), Outcome.from_json(r["reference"]),
-                                        {sig.oracle: Outcome.from_json(r["outcome"])}, first_seen_s=r["seconds"],
-                                        seed=header.get("seed"), class_case=r["class_case"])  # fmt: skip
+            firsts[sig.key()] = Finding(
+                sig,
+                Case.from_json(r["case"]),
+                Outcome.from_json(r["reference"]),
+                {sig.oracle: Outcome.from_json(r["outcome"])},
+                first_seen_s=r["seconds"],
+                seed=header.get("seed"),
+                class_case=r["class_case"],
+            )
         elif kind == "finding":
             f = Finding.from_json({k: v for k, v in r.items() if k != "type"})
             shrunk[f.signature.key()] = f
@@ -132,7 +151,14 @@ def rebuild(path: Path) -> RunResult:
             end = r
     findings = [shrunk.get(k, f) for k, f in firsts.items()] + [f for k, f in shrunk.items() if k not in firsts]
     return RunResult(
-        facts=header.get("facts", {}), seed=header.get("seed"), budget=header.get("budget", {}), cases=dict(cases),
-        seconds=end.get("seconds", 0.0), matrix=matrix, findings=findings, raw_discrepancies=raw, harness_errors=errors,
+        facts=header.get("facts", {}),
+        seed=header.get("seed"),
+        budget=header.get("budget", {}),
+        cases=dict(cases),
+        seconds=end.get("seconds", 0.0),
+        matrix=matrix,
+        findings=findings,
+        raw_discrepancies=raw,
+        harness_errors=errors,
         status=end.get("status", "partial"),
-    )  # fmt: skip
+    )

@@ -118,7 +118,9 @@ class OpSpec:
         bound = self.bind(attrs)
         mode = bound[self.mode_attr]
         if mode not in self.mode_policies:
-            raise ValueError(f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}")
+            raise ValueError(
+                f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}"
+            )
         policy = self.mode_policies[mode]
         if policy.out_of_range == "fill" and bound.get("fill_value") is not None:
             policy = policy.with_fill(bound["fill_value"])
@@ -129,7 +131,20 @@ class OpSpec:
 
 ONNX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("bfloat16", "object"))
 ONNX13_DTYPES = tuple(d for d in DATA_DTYPES if d != "object")
-TORCH_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+TORCH_DTYPES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
 TF_DTYPES = tuple(d for d in DATA_DTYPES if d != "object")
 JAX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("str", "object"))
 WEBNN_DTYPES = ("float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8")
@@ -143,56 +158,102 @@ JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": CLIP, "wrap":
 """jnp.take implements numpy.take: "clip" clamps the raw value as NumPy's does (-1 -> 0)."""
 JAX_ALONG_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP}
 """jnp.take_along_axis wraps negatives once in every mode it has, then fills or clamps (-1 -> size - 1)."""
-JAX_ATTRS = (Attr("mode", None, '"fill" (None), "clip" or "wrap"'), Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"))
-JAX_NOTE = ("jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) "
-            "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); as numpy.take, any index into an empty axis raises IndexError "
-            "in every mode (the docstring is silent; the code says 'Cannot do a non-empty jnp.take() from an empty axis'); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
-            "though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; \"wrap\" (not in the docstring) is numpy.take's modulo")  # fmt: skip
-JAX_ALONG_NOTE = ("jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; wrap_negative_indices: 'If unset, defaults to a legacy behavior "
-                  "(wrapping unless the indexing mode is 'promise_in_bounds')': in \"fill\" and \"clip\" a negative index wraps once, then fills or clamps (-1 -> size - 1)")  # fmt: skip
+JAX_ATTRS = (
+    Attr("mode", None, '"fill" (None), "clip" or "wrap"'),
+    Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"),
+)
+JAX_NOTE = (
+    "jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) "
+    "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); as numpy.take, any index into an empty axis raises IndexError "
+    "in every mode (the docstring is silent; the code says 'Cannot do a non-empty jnp.take() from an empty axis'); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
+    "though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; \"wrap\" (not in the docstring) is numpy.take's modulo"
+)
+JAX_ALONG_NOTE = (
+    "jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; wrap_negative_indices: 'If unset, defaults to a legacy behavior "
+    '(wrapping unless the indexing mode is \'promise_in_bounds\')\': in "fill" and "clip" a negative index wraps once, then fills or clamps (-1 -> size - 1)'
+)
 
 _gather1 = OpSpec(
-    "onnx.Gather", EqClass.BLOCK, ONNX_DOC.format("Gather"), (AXIS0,), gather_block("onnx.Gather"), NONNEGATIVE,
-    ONNX_DTYPES, ONNX_IDX, "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices came with opset 11)", opset=1,
+    "onnx.Gather",
+    EqClass.BLOCK,
+    ONNX_DOC.format("Gather"),
+    (AXIS0,),
+    gather_block("onnx.Gather"),
+    NONNEGATIVE,
+    ONNX_DTYPES,
+    ONNX_IDX,
+    "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices came with opset 11)",
+    opset=1,
     unspecified=frozenset({"negative"}),
-)  # fmt: skip
-_gather11 = replace(_gather1, policy=ONNX, opset=11, unspecified=frozenset(), policy_note="Gather-11: 'within bounds [-s, s-1] ... It is an error if any of the index values are out of bounds'")
+)
+_gather11 = replace(
+    _gather1,
+    policy=ONNX,
+    opset=11,
+    unspecified=frozenset(),
+    policy_note="Gather-11: 'within bounds [-s, s-1] ... It is an error if any of the index values are out of bounds'",
+)
 _ge11 = OpSpec(
-    "onnx.GatherElements", EqClass.ELEMENT, ONNX_DOC.format("GatherElements"), (AXIS0,),
-    elements("onnx.GatherElements", "axis", "window"), ONNX, ONNX_DTYPES, ONNX_IDX,
+    "onnx.GatherElements",
+    EqClass.ELEMENT,
+    ONNX_DOC.format("GatherElements"),
+    (AXIS0,),
+    elements("onnx.GatherElements", "axis", "window"),
+    ONNX,
+    ONNX_DTYPES,
+    ONNX_IDX,
     "'within bounds [-s, s-1] ... an error if any of the index values are out of bounds'; output shape = indices shape, "
     "so indices may be smaller than data in the other dimensions; never larger, as the equations "
     "out[i][j] = input[index[i][j]][j] read input[.][j] and 'It is similar to Torch's gather operation', which states the rule "
-    "(onnxruntime enforces it even for empty indices)", opset=11,
-)  # fmt: skip
+    "(onnxruntime enforces it even for empty indices)",
+    opset=11,
+)
 _gnd11 = OpSpec(
-    "onnx.GatherND", EqClass.ND, ONNX_DOC.format("GatherND"), (), gather_nd("onnx.GatherND"), ONNX,
-    ONNX_DTYPES, ("int64",), "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'", opset=11,
-)  # fmt: skip
+    "onnx.GatherND",
+    EqClass.ND,
+    ONNX_DOC.format("GatherND"),
+    (),
+    gather_nd("onnx.GatherND"),
+    ONNX,
+    ONNX_DTYPES,
+    ("int64",),
+    "'-data_shape[i] <= indices[...,i] <= data_shape[i] - 1 ... an error if any of the index values are out of bounds'",
+    opset=11,
+)
 _gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), opset=12)
 
 TNP_DOC = "https://www.tensorflow.org/api_docs/python/tf/experimental/numpy/{}"
 TNP_TAKE_MODES = {"clip": CLIP, "wrap": MODULO, "raise": ONNX}
 """tf.experimental.numpy.take: 'default mode is clip'; the modes are numpy.take's ("clip" clamps the raw value: -1 -> 0)."""
-TNP_TAKE_NOTE = ("'TensorFlow variant of NumPy's take ... out argument is not supported, and default mode is clip. See the NumPy documentation for numpy.take': "
-                 "numpy.take's modes ('raise' raises, 'wrap' wraps around, 'clip' clips to the range and so disables negative indices), clip by default; "
-                 "index dtypes as NumPy's (any integer). Not as documented: mode='raise' is refused for every input (ValueError \"The 'raise' mode to take is not supported\"), "
-                 "and only int32/int64 indices are accepted (InvalidArgumentError from the Shape op's out_type)")  # fmt: skip
-TNP_ALONG_NOTE = ("'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy indexing, negatives wrap once, "
-                  "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
-                  "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted")  # fmt: skip
-TORCH_INDEXING_NOTE = ("x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
-                       "Python's indexing and slicing notation'; the docs state no more, and torch follows NumPy's integer-array indexing: negatives wrap once, "
-                       "out of range raises IndexError; index tensors 'must be long, int, byte or bool' and byte/bool are masks, so int32 and int64; "
-                       "an index tuple of length 0 is data[()], data itself")  # fmt: skip
-JAX_INDEXING_NOTE = ("x[i0, i1, ...] in JAX (as data[tuple(jnp.moveaxis(indices, -1, 0))]): NumPy's indexing, negatives wrap once; then, per 'Out-of-bounds indexing', "
-                     "'when the operation is an array index retrieval (e.g. NumPy indexing or gather-like primitives) the index is clamped to the bounds of the array since "
-                     "something must be returned'; an index tuple of length 0 is data[()], data itself")  # fmt: skip
-LAX_GATHER_NOTE = ("lax.gather with the GatherDimensionNumbers of x[i0, ..., ik-1] (offset_dims the trailing data dims, collapsed_slice_dims = start_index_map = (0..k-1), "
-                   "slice_sizes (1,)*k + data.shape[k:]) in its default mode=None: the docstring names 'clip', 'fill'/'drop' and 'promise_in_bounds' "
-                   "('implementation-defined') but not what None means (the code maps it to PROMISE_IN_BOUNDS, while GatherScatterMode.from_any(None) is FILL_OR_DROP); "
-                   "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, so the raw value clamps (-1 -> 0). "
-                   "indices.shape[-1] == 0 gathers whole slices, broadcast over the index dimensions (no data[()] special case)")  # fmt: skip
+TNP_TAKE_NOTE = (
+    "'TensorFlow variant of NumPy's take ... out argument is not supported, and default mode is clip. See the NumPy documentation for numpy.take': "
+    "numpy.take's modes ('raise' raises, 'wrap' wraps around, 'clip' clips to the range and so disables negative indices), clip by default; "
+    "index dtypes as NumPy's (any integer). Not as documented: mode='raise' is refused for every input (ValueError \"The 'raise' mode to take is not supported\"), "
+    "and only int32/int64 indices are accepted (InvalidArgumentError from the Shape op's out_type)"
+)
+TNP_ALONG_NOTE = (
+    "'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy indexing, negatives wrap once, "
+    "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
+    "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted"
+)
+TORCH_INDEXING_NOTE = (
+    "x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
+    "Python's indexing and slicing notation'; the docs state no more, and torch follows NumPy's integer-array indexing: negatives wrap once, "
+    "out of range raises IndexError; index tensors 'must be long, int, byte or bool' and byte/bool are masks, so int32 and int64; "
+    "an index tuple of length 0 is data[()], data itself"
+)
+JAX_INDEXING_NOTE = (
+    "x[i0, i1, ...] in JAX (as data[tuple(jnp.moveaxis(indices, -1, 0))]): NumPy's indexing, negatives wrap once; then, per 'Out-of-bounds indexing', "
+    "'when the operation is an array index retrieval (e.g. NumPy indexing or gather-like primitives) the index is clamped to the bounds of the array since "
+    "something must be returned'; an index tuple of length 0 is data[()], data itself"
+)
+LAX_GATHER_NOTE = (
+    "lax.gather with the GatherDimensionNumbers of x[i0, ..., ik-1] (offset_dims the trailing data dims, collapsed_slice_dims = start_index_map = (0..k-1), "
+    "slice_sizes (1,)*k + data.shape[k:]) in its default mode=None: the docstring names 'clip', 'fill'/'drop' and 'promise_in_bounds' "
+    "('implementation-defined') but not what None means (the code maps it to PROMISE_IN_BOUNDS, while GatherScatterMode.from_any(None) is FILL_OR_DROP); "
+    "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, so the raw value clamps (-1 -> 0). "
+    "indices.shape[-1] == 0 gathers whole slices, broadcast over the index dimensions (no data[()] special case)"
+)
 
 CATALOG: tuple[OpSpec, ...] = (
     _gather1,
@@ -204,106 +265,236 @@ CATALOG: tuple[OpSpec, ...] = (
     _gnd12,
     replace(_gnd12, data_dtypes=ONNX13_DTYPES, opset=13),
     OpSpec(
-        "numpy.take", EqClass.BLOCK, "https://numpy.org/doc/stable/reference/generated/numpy.take.html",
+        "numpy.take",
+        EqClass.BLOCK,
+        "https://numpy.org/doc/stable/reference/generated/numpy.take.html",
         (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "raise", '"raise", "wrap" or "clip"')),
-        gather_block("numpy.take", none_flattens=True), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        gather_block("numpy.take", none_flattens=True),
+        ONNX,
+        DATA_DTYPES,
+        INDEX_DTYPES,
         "'raise' raises, 'wrap' wraps around, 'clip' clips to the range (and so disables negative indices)",
-        mode_attr="mode", mode_policies={"raise": ONNX, "wrap": MODULO, "clip": CLIP},
+        mode_attr="mode",
+        mode_policies={"raise": ONNX, "wrap": MODULO, "clip": CLIP},
     ),
     OpSpec(
-        "numpy.take_along_axis", EqClass.ELEMENT, "https://numpy.org/doc/stable/reference/generated/numpy.take_along_axis.html",
-        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),), elements("numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
-        ONNX, DATA_DTYPES, INDEX_DTYPES, "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
+        "numpy.take_along_axis",
+        EqClass.ELEMENT,
+        "https://numpy.org/doc/stable/reference/generated/numpy.take_along_axis.html",
+        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),),
+        elements("numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        ONNX,
+        DATA_DTYPES,
+        INDEX_DTYPES,
+        "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
     ),
     OpSpec(
-        "numpy.advanced_indexing", EqClass.ND, "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
-        (), gather_nd("numpy.advanced_indexing", empty_tuple="data"), ONNX, DATA_DTYPES, INDEX_DTYPES,
+        "numpy.advanced_indexing",
+        EqClass.ND,
+        "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
+        (),
+        gather_nd("numpy.advanced_indexing", empty_tuple="data"),
+        ONNX,
+        DATA_DTYPES,
+        INDEX_DTYPES,
         "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of range raises IndexError; "
         "an index tuple of length 0 (indices.shape[-1] == 0) is data[()], data itself: shape data.shape, not broadcast over the index dimensions",
     ),
     OpSpec(
-        "torch.gather", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.gather.html",
-        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), elements("torch.gather", "dim", "window", zero_d=True, empty_index_unchecked=True), NONNEGATIVE, TORCH_DTYPES, ("int64",),
+        "torch.gather",
+        EqClass.ELEMENT,
+        "https://pytorch.org/docs/stable/generated/torch.gather.html",
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),),
+        elements("torch.gather", "dim", "window", zero_d=True, empty_index_unchecked=True),
+        NONNEGATIVE,
+        TORCH_DTYPES,
+        ("int64",),
         "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; 'When index is empty, we always "
         "return an empty output with the same shape without further error checking'; negatives are not documented",
     ),
     OpSpec(
-        "torch.take", EqClass.FLAT, "https://pytorch.org/docs/stable/generated/torch.take.html", (),
-        lambda data, idx, attrs: flat_plan(data, idx), ONNX, TORCH_DTYPES, ("int64",),
+        "torch.take",
+        EqClass.FLAT,
+        "https://pytorch.org/docs/stable/generated/torch.take.html",
+        (),
+        lambda data, idx, attrs: flat_plan(data, idx),
+        ONNX,
+        TORCH_DTYPES,
+        ("int64",),
         "'The input tensor is treated as if it were viewed as a 1-D tensor'; negative indices wrap (index in [-numel, numel))",
     ),
     OpSpec(
-        "torch.take_along_dim", EqClass.ELEMENT, "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
-        (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),), elements("torch.take_along_dim", "dim", "broadcast", flatten_both=True),
-        NONNEGATIVE, TORCH_DTYPES, ("int64",), "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
+        "torch.take_along_dim",
+        EqClass.ELEMENT,
+        "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
+        (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),),
+        elements("torch.take_along_dim", "dim", "broadcast", flatten_both=True),
+        NONNEGATIVE,
+        TORCH_DTYPES,
+        ("int64",),
+        "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
     ),
     OpSpec(
-        "torch.index_select", EqClass.BLOCK, "https://pytorch.org/docs/stable/generated/torch.index_select.html",
-        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),), index_select, NONNEGATIVE, TORCH_DTYPES, ("int32", "int64"),
+        "torch.index_select",
+        EqClass.BLOCK,
+        "https://pytorch.org/docs/stable/generated/torch.index_select.html",
+        (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),),
+        index_select,
+        NONNEGATIVE,
+        TORCH_DTYPES,
+        ("int32", "int64"),
         "index is a 1-D IntTensor or LongTensor; indices in [0, size)",
     ),
     OpSpec(
-        "tensorflow.gather", EqClass.BLOCK, "https://www.tensorflow.org/api_docs/python/tf/gather",
-        (Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"), Attr("batch_dims", 0, "int in [-q, q]")),
-        tf_gather, NONNEGATIVE, TF_DTYPES, TF_IDX,
+        "tensorflow.gather",
+        EqClass.BLOCK,
+        "https://www.tensorflow.org/api_docs/python/tf/gather",
+        (
+            Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"),
+            Attr("batch_dims", 0, "int in [-q, q]"),
+        ),
+        tf_gather,
+        NONNEGATIVE,
+        TF_DTYPES,
+        TF_IDX,
         "'On CPU, if an out of bound index is found, an error is returned. On GPU, if an out of bound index is found, a 0 is stored'",
     ),
     OpSpec(
-        "tensorflow.gather_nd", EqClass.ND, "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
-        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),), gather_nd("tensorflow.gather_nd", empty_tuple="slices"), NONNEGATIVE, TF_DTYPES, TF_IDX,
+        "tensorflow.gather_nd",
+        EqClass.ND,
+        "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
+        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),),
+        gather_nd("tensorflow.gather_nd", empty_tuple="slices"),
+        NONNEGATIVE,
+        TF_DTYPES,
+        TF_IDX,
         "as tf.gather: an error on CPU, 0 on GPU; indices.shape[-1] == 0 gathers whole slices",
     ),
     OpSpec(
-        "jax.numpy.take", EqClass.BLOCK, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take.html",
-        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS), gather_block("jax.numpy.take", none_flattens=True, empty_axis_raises=True),
-        WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_NOTE, mode_attr="mode", mode_policies=JAX_MODES,
+        "jax.numpy.take",
+        EqClass.BLOCK,
+        "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take.html",
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), *JAX_ATTRS),
+        gather_block("jax.numpy.take", none_flattens=True, empty_axis_raises=True),
+        WRAP_THEN_FILL,
+        JAX_DTYPES,
+        INDEX_DTYPES,
+        JAX_NOTE,
+        mode_attr="mode",
+        mode_policies=JAX_MODES,
     ),
     OpSpec(
-        "jax.numpy.take_along_axis", EqClass.ELEMENT, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
-        (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"), Attr("mode", None, '"fill" (None) or "clip"'), JAX_ATTRS[1]),
-        elements("jax.numpy.take_along_axis", "axis", "broadcast", none_flattens=True), WRAP_THEN_FILL, JAX_DTYPES, INDEX_DTYPES, JAX_ALONG_NOTE,
-        mode_attr="mode", mode_policies=JAX_ALONG_MODES,
+        "jax.numpy.take_along_axis",
+        EqClass.ELEMENT,
+        "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
+        (
+            Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),
+            Attr("mode", None, '"fill" (None) or "clip"'),
+            JAX_ATTRS[1],
+        ),
+        elements("jax.numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        WRAP_THEN_FILL,
+        JAX_DTYPES,
+        INDEX_DTYPES,
+        JAX_ALONG_NOTE,
+        mode_attr="mode",
+        mode_policies=JAX_ALONG_MODES,
     ),
     OpSpec(
-        "webnn.gather", EqClass.BLOCK, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gather",
-        (Attr("axis", 0, "unsigned int in [0, r-1]"),), gather_block("webnn.gather", negative_axis=False, error=TypeError), WRAP_THEN_CLAMP,
-        WEBNN_DTYPES, WEBNN_IDX, "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read out of bounds: we take clamping, as Chromium does",
+        "webnn.gather",
+        EqClass.BLOCK,
+        "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gather",
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),),
+        gather_block("webnn.gather", negative_axis=False, error=TypeError),
+        WRAP_THEN_CLAMP,
+        WEBNN_DTYPES,
+        WEBNN_IDX,
+        "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read out of bounds: we take clamping, as Chromium does",
     ),
     OpSpec(
-        "webnn.gatherElements", EqClass.ELEMENT, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gatherelements",
-        (Attr("axis", 0, "unsigned int in [0, r-1]"),), elements("webnn.gatherElements", "axis", "equal", negative_axis=False, error=TypeError), WRAP_THEN_CLAMP,
-        WEBNN_DTYPES, WEBNN_IDX, "as webnn.gather; indices.shape equals input.shape except along axis",
+        "webnn.gatherElements",
+        EqClass.ELEMENT,
+        "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gatherelements",
+        (Attr("axis", 0, "unsigned int in [0, r-1]"),),
+        elements("webnn.gatherElements", "axis", "equal", negative_axis=False, error=TypeError),
+        WRAP_THEN_CLAMP,
+        WEBNN_DTYPES,
+        WEBNN_IDX,
+        "as webnn.gather; indices.shape equals input.shape except along axis",
     ),
     OpSpec(
-        "webnn.gatherND", EqClass.ND, "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gathernd", (),
-        gather_nd("webnn.gatherND", error=TypeError), WRAP_THEN_CLAMP, WEBNN_DTYPES, WEBNN_IDX,
+        "webnn.gatherND",
+        EqClass.ND,
+        "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gathernd",
+        (),
+        gather_nd("webnn.gatherND", error=TypeError),
+        WRAP_THEN_CLAMP,
+        WEBNN_DTYPES,
+        WEBNN_IDX,
         "as webnn.gather; no batch_dims; indices.shape[-1] in [1, rank(input)]",
     ),
     OpSpec(
-        "tensorflow.experimental.numpy.take", EqClass.BLOCK, TNP_DOC.format("take"),
-        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"), Attr("mode", "clip", '"clip" (default), "wrap" or "raise"')),
-        gather_block("tensorflow.experimental.numpy.take", none_flattens=True), CLIP, TF_DTYPES, INDEX_DTYPES, TNP_TAKE_NOTE,
-        mode_attr="mode", mode_policies=TNP_TAKE_MODES,
+        "tensorflow.experimental.numpy.take",
+        EqClass.BLOCK,
+        TNP_DOC.format("take"),
+        (
+            Attr("axis", None, "None (flatten) or int in [-r, r-1]"),
+            Attr("mode", "clip", '"clip" (default), "wrap" or "raise"'),
+        ),
+        gather_block("tensorflow.experimental.numpy.take", none_flattens=True),
+        CLIP,
+        TF_DTYPES,
+        INDEX_DTYPES,
+        TNP_TAKE_NOTE,
+        mode_attr="mode",
+        mode_policies=TNP_TAKE_MODES,
     ),
     OpSpec(
-        "tensorflow.experimental.numpy.take_along_axis", EqClass.ELEMENT, TNP_DOC.format("take_along_axis"),
+        "tensorflow.experimental.numpy.take_along_axis",
+        EqClass.ELEMENT,
+        TNP_DOC.format("take_along_axis"),
         (Attr("axis", REQUIRED, "None (flatten, 1-D indices) or int in [-r, r-1] (required)"),),
-        elements("tensorflow.experimental.numpy.take_along_axis", "axis", "broadcast", none_flattens=True), ONNX, TF_DTYPES, INDEX_DTYPES, TNP_ALONG_NOTE,
+        elements("tensorflow.experimental.numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        ONNX,
+        TF_DTYPES,
+        INDEX_DTYPES,
+        TNP_ALONG_NOTE,
     ),
     OpSpec(
-        "torch.advanced_indexing", EqClass.ND, "https://docs.pytorch.org/docs/stable/tensors.html", (),
-        gather_nd("torch.advanced_indexing", empty_tuple="data"), ONNX, TORCH_DTYPES, ("int32", "int64"), TORCH_INDEXING_NOTE,
+        "torch.advanced_indexing",
+        EqClass.ND,
+        "https://docs.pytorch.org/docs/stable/tensors.html",
+        (),
+        gather_nd("torch.advanced_indexing", empty_tuple="data"),
+        ONNX,
+        TORCH_DTYPES,
+        ("int32", "int64"),
+        TORCH_INDEXING_NOTE,
         mask_dtypes=frozenset({"uint8", "bool"}),
     ),
     OpSpec(
-        "jax.advanced_indexing", EqClass.ND, "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing", (),
-        gather_nd("jax.advanced_indexing", empty_tuple="data"), WRAP_THEN_CLAMP, JAX_DTYPES, INDEX_DTYPES, JAX_INDEXING_NOTE,
+        "jax.advanced_indexing",
+        EqClass.ND,
+        "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing",
+        (),
+        gather_nd("jax.advanced_indexing", empty_tuple="data"),
+        WRAP_THEN_CLAMP,
+        JAX_DTYPES,
+        INDEX_DTYPES,
+        JAX_INDEXING_NOTE,
     ),
     OpSpec(
-        "jax.lax.gather", EqClass.ND, "https://docs.jax.dev/en/latest/_autosummary/jax.lax.gather.html", (),
-        gather_nd("jax.lax.gather", empty_tuple="slices"), CLIP, JAX_DTYPES, INDEX_DTYPES, LAX_GATHER_NOTE,
+        "jax.lax.gather",
+        EqClass.ND,
+        "https://docs.jax.dev/en/latest/_autosummary/jax.lax.gather.html",
+        (),
+        gather_nd("jax.lax.gather", empty_tuple="slices"),
+        CLIP,
+        JAX_DTYPES,
+        INDEX_DTYPES,
+        LAX_GATHER_NOTE,
     ),
-)  # fmt: skip
+)
 
 TYPE_CONSTRAINED = frozenset({"onnx", "webnn"})
 """Frameworks whose spec lists every allowed dtype normatively (type

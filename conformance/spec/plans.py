@@ -73,7 +73,14 @@ class Plan:
         return xp.reshape(out, self.final_shape)
 
 
-def _plan(eq_class: EqClass, input_shape: Shape, indices_shape: Shape, axes: tuple[int, ...], final: Shape, window: Shape | None = None) -> Plan:
+def _plan(
+    eq_class: EqClass,
+    input_shape: Shape,
+    indices_shape: Shape,
+    axes: tuple[int, ...],
+    final: Shape,
+    window: Shape | None = None,
+) -> Plan:
     _, out = multiaxis_shapes(input_shape, indices_shape, axes)
     return Plan(eq_class, input_shape, indices_shape, axes, out, final, window)
 
@@ -92,7 +99,14 @@ def element_plan(data_shape: Shape, indices_shape: Shape, axis: int, window: boo
     if not data_shape:
         return _plan(EqClass.ELEMENT, (1,), (1,), (0,), ())
     win = tuple(n if d == axis else i for d, (n, i) in enumerate(zip(data_shape, indices_shape))) if window else None
-    return _plan(EqClass.ELEMENT, win or data_shape, indices_shape, (axis,), _broadcast_final(win or data_shape, indices_shape, axis), win)
+    return _plan(
+        EqClass.ELEMENT,
+        win or data_shape,
+        indices_shape,
+        (axis,),
+        _broadcast_final(win or data_shape, indices_shape, axis),
+        win,
+    )
 
 
 def _broadcast_final(data_shape: Shape, indices_shape: Shape, axis: int) -> Shape:
@@ -174,4 +188,3 @@ def nd_plan(data_shape: Shape, indices_shape: Shape, batch_dims: int = 0) -> Pla
     if k:
         idx_shape[-1] *= k
     return _plan(EqClass.ND, input_shape, tuple(idx_shape), tuple(range(b, b + k)), lead_idx + trailing)
-

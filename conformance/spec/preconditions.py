@@ -26,7 +26,9 @@ Attrs = Mapping[str, Any]
 PlanFn = Callable[[Shape, Shape, Attrs], Plan]
 
 
-def _axis(value: Any, rank: int, op: str, name: str = "axis", negative: bool = True, error: type[Exception] = ValueError) -> int:
+def _axis(
+    value: Any, rank: int, op: str, name: str = "axis", negative: bool = True, error: type[Exception] = ValueError
+) -> int:
     """A checked, non-negative axis: an integer of any type (else a TypeError,
     see :func:`~conformance.spec.multiaxis.as_int`), in range (else ``error``).
 
@@ -47,8 +49,13 @@ def _require(condition: bool, op: str, rule: str, error: type[Exception] = Value
 
 
 def gather_block(
-    op: str, *, negative_axis: bool = True, none_flattens: bool = False, empty_axis_raises: bool = False, error: type[Exception] = ValueError,
-) -> PlanFn:  # fmt: skip
+    op: str,
+    *,
+    negative_axis: bool = True,
+    none_flattens: bool = False,
+    empty_axis_raises: bool = False,
+    error: type[Exception] = ValueError,
+) -> PlanFn:
     """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
     is the exception the op's docs name for bad arguments (WebNN: TypeError);
     ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX);
@@ -67,7 +74,9 @@ def gather_block(
         axis = None if flat else _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error)
         size: int = math.prod(data) if axis is None else data[axis]
         if empty_axis_raises and size == 0 and 0 not in idx:
-            raise IndexError(f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty axis)")
+            raise IndexError(
+                f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty axis)"
+            )
         return flat_plan(data, idx) if axis is None else block_plan(data, idx, axis)
 
     return plan
@@ -78,10 +87,18 @@ def tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     b = as_int(attrs["batch_dims"], "batch_dims", op=op)
     if b < 0:
         b += len(idx)
-    _require(0 <= b <= len(idx), op, f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)")
+    _require(
+        0 <= b <= len(idx),
+        op,
+        f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)",
+    )
     axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
     _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
-    _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal")
+    _require(
+        data[:b] == idx[:b],
+        op,
+        f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal",
+    )
     return block_plan(data, idx, axis, b)
 
 
@@ -96,8 +113,16 @@ def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
 
 
 def elements(
-    op: str, attr: str, rule: str, *, none_flattens: bool = False, flatten_both: bool = False, zero_d: bool = False,
-    negative_axis: bool = True, error: type[Exception] = ValueError, empty_index_unchecked: bool = False,
+    op: str,
+    attr: str,
+    rule: str,
+    *,
+    none_flattens: bool = False,
+    flatten_both: bool = False,
+    zero_d: bool = False,
+    negative_axis: bool = True,
+    error: type[Exception] = ValueError,
+    empty_index_unchecked: bool = False,
 ) -> PlanFn:
     """Element gather. ``rule`` says how the non-axis dimensions relate:
     ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
@@ -119,16 +144,30 @@ def elements(
         if zero_d and not data and not idx:
             _axis(axis, 1, op, attr)
             return element_plan((), (), 0)
-        _require(len(data) == len(idx), op, f"data and indices must have the same rank, got {len(data)} and {len(idx)}", error)
+        _require(
+            len(data) == len(idx),
+            op,
+            f"data and indices must have the same rank, got {len(data)} and {len(idx)}",
+            error,
+        )
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
         others = [d for d in range(len(data)) if d != axis]
         if rule == "window":
             bad = [d for d in others if idx[d] > data[d]] if not (empty_index_unchecked and math.prod(idx) == 0) else []
-            _require(not bad, op, f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}")
+            _require(
+                not bad,
+                op,
+                f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}",
+            )
         elif rule == "equal":
             bad = [d for d in others if idx[d] != data[d]]
-            _require(not bad, op, f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}", error)
+            _require(
+                not bad,
+                op,
+                f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}",
+                error,
+            )
         else:
             multiaxis_shapes(data, idx, (axis,))  # raises if not broadcastable
         return element_plan(data, idx, axis, window=rule == "window")
@@ -145,11 +184,31 @@ def gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = V
         b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
-        _require(0 <= b < min(len(data), len(idx)), op, f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]", error)
+        _require(
+            0 <= b < min(len(data), len(idx)),
+            op,
+            f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]",
+            error,
+        )
         k = idx[-1]
-        _require(k <= len(data) - b, op, f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}", error)
-        _require(k >= 1 or empty_tuple != "error", op, "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)", error)
-        _require(data[:b] == idx[:b], op, f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal", error)
+        _require(
+            k <= len(data) - b,
+            op,
+            f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}",
+            error,
+        )
+        _require(
+            k >= 1 or empty_tuple != "error",
+            op,
+            "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)",
+            error,
+        )
+        _require(
+            data[:b] == idx[:b],
+            op,
+            f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal",
+            error,
+        )
         if k == 0 and empty_tuple == "data":
             return whole_plan(data)
         return nd_plan(data, idx, b)

@@ -21,7 +21,9 @@ from conformance.spec.plans import Plan
 from conformance.spec.policy import IndexPolicy, policy_named
 
 
-def plan(op: str, data_shape: tuple[int, ...], indices_shape: tuple[int, ...], *, opset: int | None = None, **attrs: Any) -> Plan:
+def plan(
+    op: str, data_shape: tuple[int, ...], indices_shape: tuple[int, ...], *, opset: int | None = None, **attrs: Any
+) -> Plan:
     """The reshape plan ``op`` uses for these shapes, after checking the op's
     shape preconditions.
 
