@@ -30,6 +30,7 @@ from conformance.core.arrays import dtype_name
 from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
+from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import Program, script, unit_source
 from oracles.base import Oracle, classify_message
 
@@ -152,8 +153,8 @@ class FrameworkOracle(Oracle):
     def info(self) -> OracleInfo:
         return self._info
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
-        """Why this framework cannot hold ``a`` (``arg`` is "data" or "indices"), or None."""
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        """Why this framework cannot hold ``a`` (the ``arg`` argument), or None."""
         return None
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
@@ -169,7 +170,7 @@ class FrameworkOracle(Oracle):
     ) -> str | None:
         if op not in self.units:
             return f"{self.name} does not implement {op}"
-        for arg, a in (("data", data), ("indices", indices)):
+        for arg, a in ((DtypeArg.DATA, data), (DtypeArg.INDEX, indices)):
             problem = self.dtype_problem(op, arg, np.asarray(a))
             if problem:
                 return f"{self.name}: {arg} dtype {dtype_name(np.asarray(a).dtype)}: {problem}"

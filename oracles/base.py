@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from conformance.core.case import Case, CaseLike, as_case
-from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 
 if TYPE_CHECKING:
@@ -91,8 +91,14 @@ class Oracle(ABC):
         here in this process: ``oracle.run("numpy.take", x, i, axis=1)``."""
         return self.run_in_process(op, data, indices, attrs)
 
-    def run_many(self, cases: Iterable[CaseLike]) -> list[Outcome]:
-        """One :class:`Outcome` per case, in order (see :func:`as_case`)."""
+    @property
+    def capabilities(self) -> Capabilities:
+        """In this process: neither isolated nor bounded (a crash or a hang is the caller's)."""
+        return Capabilities(compiles=self.info().compiles)
+
+    def run_many(self, cases: Iterable[CaseLike], *, timeout: float | None = None) -> list[Outcome]:
+        """One :class:`Outcome` per case, in order (see :func:`as_case`); no
+        time limit can bound a case run in this process, so ``timeout`` is not used."""
         return [self.run_in_process(c.op, c.data, c.indices, dict(c.attrs)) for c in map(as_case, cases)]
 
     def close(self) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 
 from conformance.core.arrays import BFLOAT16
 from conformance.core.oracle import OracleInfo
+from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, when_installed
 from oracles.base import Oracle
@@ -55,7 +56,7 @@ class CupyOracle(FrameworkOracle):
             OracleInfo("cupy", "cupy", cupy.__version__, "cuda:0", "eager", NUMPY_OPS), CUPY_PRELUDE, EAGER, units
         )
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":
             return "CuPy has no string or object arrays"
         if a.dtype == BFLOAT16:

@@ -39,6 +39,7 @@ import numpy as np
 
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
@@ -129,7 +130,7 @@ class JaxOracle(FrameworkOracle):
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "JAX has no string or object arrays" if a.dtype.kind in "USO" else None
 
 

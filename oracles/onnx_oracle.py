@@ -21,7 +21,7 @@ allows but a runtime has no kernel for is that runtime's *error*.
 >>> ort.run_in_process("onnx.Gather-13", np.array([[1, 2], [3, 4]]), np.array([-1]), {"axis": 0}).value.tolist()
 [[3, 4]]
 >>> ort.run_in_process("onnx.Gather-11", np.array([1, 2]), np.array([0], np.int8), {}).describe()
-'not supported: onnxruntime: indices dtype int8: onnx.Gather-11 (opset 11) has no type tensor(int8) for its indices'
+'not supported: onnxruntime: index dtype int8: onnx.Gather-11 (opset 11) has no type tensor(int8) for its index'
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from conformance.core.arrays import as_dtype
 from conformance.core.case import OpKey
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import EAGER
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
@@ -206,10 +207,10 @@ def node_and_opset(op: str) -> tuple[str, int]:
     return key.name, key.opset
 
 
-def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
+def schema_problem(op: str, arg: DtypeArg, dtype: np.dtype) -> str | None:
     """Why the ONNX schema of ``op`` has no place for ``dtype`` as ``arg``, or None.
 
-    >>> schema_problem("onnx.Gather-11", "data", np.dtype("float32")) is None
+    >>> schema_problem("onnx.Gather-11", DtypeArg.DATA, np.dtype("float32")) is None
     True
     """
     import onnx
@@ -218,7 +219,7 @@ def schema_problem(op: str, arg: str, dtype: np.dtype) -> str | None:
         return "ONNX has no object tensors"
     name, opset = node_and_opset(op)
     schema = onnx.defs.get_schema(name, opset)
-    formal = schema.inputs[0 if arg == "data" else 1]
+    formal = schema.inputs[0 if arg is DtypeArg.DATA else 1]
     allowed = next(
         (c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == formal.type_str), [formal.type_str]
     )
@@ -300,7 +301,7 @@ class OnnxOracle(FrameworkOracle):
         super().__init__(info, prelude, EAGER, ONNX_UNITS)
         self.static_shapes = static_shapes
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return schema_problem(op, arg, a.dtype)
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:

@@ -29,6 +29,7 @@ import numpy as np
 
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, is_text, when_installed
 from oracles.base import Oracle
 
@@ -117,11 +118,11 @@ class TensorflowOracle(FrameworkOracle):
         import tensorflow as tf
 
         name = "tensorflow" if mode == "eager" else f"tensorflow-{mode}"
-        info = OracleInfo(name, "tensorflow", tf.__version__, "cpu", mode, TF_OPS)
+        info = OracleInfo(name, "tensorflow", tf.__version__, "cpu", mode, TF_OPS, compiles=mode != "eager")
         super().__init__(info, TF_PRELUDE, TF_MODES[mode], TF_UNITS)
         self.xla = mode == "xla"
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.kind == "O":
             return "TensorFlow has no object tensors"
         if self.xla and is_text(a):

@@ -26,6 +26,7 @@ import numpy as np
 
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.tensorflow_oracle import TF_EAGER, TF_PATTERNS, TF_PRELUDE
@@ -66,7 +67,7 @@ class TfNumpyOracle(FrameworkOracle):
         info = OracleInfo("tensorflow-numpy", "tensorflow", tf.__version__, "cpu", "eager (numpy behavior)", TNP_OPS)
         super().__init__(info, TNP_PRELUDE, TF_EAGER, TNP_UNITS)
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "TensorFlow has no object tensors" if a.dtype.kind == "O" else None
 
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
 from oracles.base import Oracle
@@ -137,13 +138,13 @@ class TorchOracle(FrameworkOracle):
         import torch
 
         name = "torch" + ("" if device == "cpu" else "-cuda") + ("" if mode == "eager" else f"-{mode}")
-        info = OracleInfo(
-            name, "torch", torch.__version__, device, "compile (inductor)" if mode == "compile" else mode, TORCH_OPS
-        )
+        compiles = mode == "compile"
+        words = "compile (inductor)" if compiles else mode
+        info = OracleInfo(name, "torch", torch.__version__, device, words, TORCH_OPS, compiles=compiles)
         super().__init__(info, TORCH_PRELUDE + f"\n\nDEVICE = {device!r}\n", TORCH_MODES[mode], TORCH_UNITS)
         self._last_op = ""
 
-    def dtype_problem(self, op: str, arg: str, a: np.ndarray) -> str | None:
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None
 
     def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:

@@ -14,11 +14,28 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
+from enum import Enum
 from pathlib import Path
 
 import pytest
 
 from conformance.core.behaviour import BEHAVIOURS, Behaviour
+from conformance.core.outcome import ErrorClass, Kind
+from conformance.core.vocabulary import (
+    ConditionKind,
+    DtypeArg,
+    ErrorGroup,
+    FindingStatus,
+    Flag,
+    GateFailure,
+    Layout,
+    MismatchKind,
+    Pattern,
+    Regime,
+    ReplayStatus,
+    RunStatus,
+    Support,
+)
 from conformance.judge.verdict import CANDIDATES
 from conformance.spec.policy import POLICIES
 
@@ -251,3 +268,52 @@ def test_every_index_policy_is_a_classification_candidate() -> None:
 @pytest.mark.parametrize("floor", [package for floor in LAYERS for package in floor])
 def test_every_floor_exists(floor: str) -> None:
     assert floor in _modules(), f"{floor} is in LAYERS but is no package"
+
+
+VOCABULARY: tuple[type[Enum], ...] = (
+    Regime, Flag, Pattern, Layout, DtypeArg, ErrorGroup, MismatchKind, ConditionKind, FindingStatus, ReplayStatus,
+    RunStatus, Support, GateFailure, Behaviour, Kind, ErrorClass,
+)  # fmt: skip
+"""The shared vocabulary (``conformance.core``): code elsewhere compares members, never the words."""
+
+
+def _compared_words(path: Path) -> list[tuple[int, str]]:
+    """``(line, word)`` of every string literal compared in ``path``: an operand
+    of ``==``, ``!=``, ``in``, ``is`` (or an element of a tuple, list or set
+    operand), an argument of ``startswith``/``endswith``, a ``match`` pattern."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        operands: list[ast.expr] = []
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("startswith", "endswith")
+        ):
+            operands = list(node.args)
+        elif isinstance(node, ast.MatchValue):
+            operands = [node.value]
+        for op in operands:
+            items = op.elts if isinstance(op, (ast.Tuple, ast.List, ast.Set)) else [op]
+            found += [(i.lineno, i.value) for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+    return found
+
+
+@pytest.mark.xfail(strict=True, reason="spec/policy.py's own words ('error', ...) become enums once the speed-up merges")
+def test_no_vocabulary_word_is_compared_as_a_string_outside_core() -> None:
+    words = {m.value for enum in VOCABULARY for m in enum}  # type: ignore[attr-defined]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}: {word!r}"
+        for name, path in _modules().items()
+        if not name.startswith("conformance.core")
+        for line, word in _compared_words(path)
+        if word in words
+    ]
+    assert offenders == []
+
+
+def test_the_vocabulary_check_finds_a_compared_word(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text('def f(status):\n    return status == "new" or status.startswith(("fixed", "x"))\n')
+    assert _compared_words(planted) == [(2, "new"), (2, "fixed"), (2, "x")]

@@ -16,11 +16,12 @@ from conformance.campaign.atlas_runner import expected_cells, run_atlas
 from conformance.cases.class_case import axis_sizes
 from conformance.cases.probes import CONDITIONS, Group, all_probes, cases_of, condition, probes
 from conformance.core.arrays import same_bits
+from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
-from conformance.core.oracle import OracleInfo
+from conformance.core.oracle import Capabilities, OracleInfo
 from conformance.core.outcome import Outcome
 from conformance.judge.verdict import CANDIDATES, PolicyValues
-from conformance.results.atlas import ATLAS_FORMAT, HARNESS_ERROR, Atlas, AtlasFileError
+from conformance.results.atlas import ATLAS_FORMAT, Atlas, AtlasFileError
 from conformance.spec.catalog import specs
 from conformance.spec.plans import EqClass
 from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
@@ -119,10 +120,12 @@ class NoHangNumpy:
         (self.oracle,) = numpy_oracles()
         self.name = self.oracle.name
 
+    capabilities = Capabilities()
+
     def info(self) -> OracleInfo:
         return self.oracle.info()
 
-    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+    def run_many(self, cases: Sequence[Case], *, timeout: float | None = None) -> list[Outcome]:
         ran = iter(self.oracle.run_many([c for c in cases if not _hangs(c)]))
         return [Outcome.timed_out(20.0) if _hangs(c) else next(ran) for c in cases]
 
@@ -192,10 +195,12 @@ def test_atlas_is_seed_free(numpy_atlas) -> None:
 class Raising:
     name = "raising"
 
+    capabilities = Capabilities()
+
     def info(self) -> OracleInfo:
         return OracleInfo("raising", "fake", "0", "cpu", "eager", ("numpy.take", "torch.gather"))
 
-    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
+    def run_many(self, cases: Sequence[Case], *, timeout: float | None = None) -> list[Outcome]:
         raise RuntimeError("the framework blew up")
 
     def reproducer(self, *args):  # pragma: no cover - not used
@@ -227,7 +232,7 @@ def test_harness_faults_are_recorded_never_raised(monkeypatch) -> None:
     monkeypatch.setattr(atlas_module, "cases_of", broken_cases)
     o = NoHangNumpy()
     atlas = run_atlas([o], {o.name: o.info()}, ops=["numpy.take"])
-    harness = [c for c in atlas.cells if c.behaviour == HARNESS_ERROR]
+    harness = [c for c in atlas.cells if c.behaviour == Behaviour.HARNESS_ERROR]
     assert harness and all(c.example["indices"]["dtype"] == "uint64" and not c.documented for c in harness)
     assert "reference broke" in harness[0].example["reference"]
     assert {e["condition"] for e in atlas.errors if e["op"] is None} == {"rank-30"}

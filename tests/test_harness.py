@@ -16,8 +16,9 @@ from conformance.campaign.runner import run_campaign
 from conformance.campaign.settings import Settings
 from conformance.cases.strategies import class_cases
 from conformance.core.case import Case
-from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import Outcome
+from conformance.core.vocabulary import MismatchKind
 from conformance.judge.verdict import reference_outcome
 from conformance.report.runs import merge_runs
 from conformance.results.run_result import RunResult
@@ -33,10 +34,12 @@ class Fake:
     def __init__(self, name: str, answer: Any, ops: tuple[str, ...] = ALL_OPS) -> None:
         self.name, self.answer, self.ops = name, answer, ops
 
+    capabilities = Capabilities()
+
     def info(self) -> OracleInfo:
         return OracleInfo(self.name, "fake", "1.0", "cpu", "eager", self.ops)
 
-    def run_many(self, cases: list[Case]) -> list[Any]:
+    def run_many(self, cases: list[Case], *, timeout: float | None = None) -> list[Any]:
         return [self.answer(c) for c in cases]
 
     def reproducer(self, case: Case, reference: Outcome) -> Reproducer:
@@ -61,7 +64,7 @@ def _junk(case: Case) -> Any:
 
 
 FAKES = [Fake("echo", _reference), Fake("junk", _junk), Fake("raises", lambda c: 1 / 0)]
-ECHO_FINDINGS = ("undocumented dtype accepted", "spec silent")
+ECHO_FINDINGS = (MismatchKind.UNDOCUMENTED_DTYPE, MismatchKind.SPEC_SILENT)
 """What the reference's own answers still earn: a dtype ONNX's type constraints
 forbid, accepted; a behaviour where the docs are silent, recorded."""
 
@@ -76,14 +79,16 @@ def test_every_drawn_case_is_judged_without_a_harness_error(cc) -> None:
     judged = evaluate(cc, FAKES, infos)
     assert all(j.signature() for j in judged if not j.verdict.conforms)
     # the reference's own answer conforms, except on a dtype a type-constrained spec (ONNX) forbids
-    assert all(j.verdict.conforms or j.verdict.outcome in ECHO_FINDINGS for j in judged if j.oracle == "echo")
+    assert all(j.verdict.conforms or j.verdict.outcome.kind in ECHO_FINDINGS for j in judged if j.oracle == "echo")
 
 
 def test_a_campaign_over_junk_answering_oracles_has_no_harness_error(tmp_path) -> None:
     result = run_campaign(FAKES, Settings(seed=1, max_examples=25, shrink_evals=5), out_dir=tmp_path)
     assert result.harness_errors == []
-    assert not [f for f in result.findings if f.signature.oracle == "echo" and f.signature.outcome not in ECHO_FINDINGS]
-    assert {f.signature.outcome for f in result.findings if f.signature.oracle == "junk"} >= {"protocol error"}
+    assert not [
+        f for f in result.findings if f.signature.oracle == "echo" and f.signature.outcome.kind not in ECHO_FINDINGS
+    ]
+    assert {str(f.signature.outcome) for f in result.findings if f.signature.oracle == "junk"} >= {"protocol error"}
 
 
 @pytest.mark.parametrize(
@@ -95,7 +100,7 @@ def test_an_oracle_answering_non_arrays_is_one_protocol_error_finding(answer) ->
     fake = Fake("bad", answer, ("numpy.take",))
     result = run_campaign([fake], Settings(seed=2, max_examples=30, ops=("numpy.take",), shrink_evals=3))
     assert result.harness_errors == []
-    assert [(f.signature.op, f.signature.outcome) for f in result.findings] == [("numpy.take", "protocol error")]
+    assert [(f.signature.op, str(f.signature.outcome)) for f in result.findings] == [("numpy.take", "protocol error")]
 
 
 def test_results_stream_while_running_and_rebuild_a_report_input(tmp_path) -> None:

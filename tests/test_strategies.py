@@ -8,10 +8,11 @@ import numpy as np
 from hypothesis import given, settings
 
 from conformance.campaign.shrinker import simpler
-from conformance.cases.class_case import REGIMES, ClassCase, axis_sizes, index_regime, index_values, materialize
+from conformance.cases.class_case import ClassCase, axis_sizes, index_regime, index_values, materialize
 from conformance.cases.strategies import LONG_AXIS, MAX_DATA, MAX_RANK, class_cases
 from conformance.cases.translate import broadcast_pattern, case_tags, op_attrs, targets, translate
 from conformance.cases.values import data_values, with_layout
+from conformance.core.vocabulary import REGIMES
 from conformance.spec.plans import EqClass
 
 

@@ -28,12 +28,12 @@ if all conform: a cell is green only if every case in it conforms.
 
 A probe that the harness cannot translate is recorded in :attr:`Atlas.errors`
 (it has no op, so no cell); nothing here raises on a probe, and an oracle
-that fails is a protocol-error outcome (:func:`~conformance.campaign.dispatch.dispatch`).
+that fails is a protocol-error outcome (:func:`~conformance.execution.fanout.run_on_all`).
 The atlas is seed-free: the same catalog, probes and oracles give the same cells.
 
 >>> import numpy as np
 >>> from conformance.core.outcome import ErrorClass, Outcome
->>> from conformance.core.oracle import OracleInfo
+>>> from conformance.core.oracle import Capabilities, OracleInfo
 >>> def take(c):  # NumPy's take, always in mode "clip" (which never hangs)
 ...     try:
 ...         return Outcome.returned(np.asarray(np.take(c.data, c.indices, axis=c.attrs["axis"], mode="clip")))
@@ -41,31 +41,32 @@ The atlas is seed-free: the same catalog, probes and oracles give the same cells
 ...         return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE)
 >>> class Take:  # a stand-in oracle
 ...     name = "take"
+...     capabilities = Capabilities()
 ...     def info(self): return OracleInfo("take", "numpy", "1", "cpu", "eager", ("numpy.take",))
-...     def run_many(self, cases): return [take(c) for c in cases]
+...     def run_many(self, cases, *, timeout=None): return [take(c) for c in cases]
 >>> atlas = run_atlas([Take()], {"take": Take().info()}, ops=["numpy.take"])
 >>> atlas.keys() == expected_cells({"take": Take().info()}, ops=["numpy.take"])
 True
 >>> cell = atlas.cell("size", "block gather", "numpy.take", "take")
->>> cell.behaviour, cell.documented, cell.probes, cell.seen
-('clamps', False, 3, ('clamps',))
+>>> str(cell.behaviour), cell.documented, cell.probes, [str(b) for b in cell.seen]
+('clamps', False, 3, ['clamps'])
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from conformance.campaign.dispatch import dispatch
 from conformance.cases.probes import Probe, all_probes, cases_of, condition_order
+from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
-from conformance.core.oracle import Oracle, OracleInfo, Reproducer
+from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
+from conformance.execution.fanout import Limited, run_on_all
 from conformance.judge.judged import Judged
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
-from conformance.results.atlas import HARNESS_ERROR, MESSAGE_CHARS, Atlas, AtlasCell, CellKey
+from conformance.results.atlas import MESSAGE_CHARS, Atlas, AtlasCell, CellKey, RootSighting
 from conformance.spec.catalog import specs
 from conformance.spec.plans import EqClass
 
@@ -116,7 +117,8 @@ class _Seen:
 
     shown: AtlasCell
     count: int = 1
-    behaviours: list[str] = field(default_factory=list)
+    behaviours: list[Behaviour] = field(default_factory=list)
+    roots: list[RootSighting] = field(default_factory=list)
 
 
 def _example(case: Case, ref: str, got: Outcome) -> dict[str, Any]:
@@ -127,7 +129,7 @@ def _example(case: Case, ref: str, got: Outcome) -> dict[str, Any]:
 
 
 Sink = Callable[[Probe, Judged], None]
-"""Where every judged probe case also goes (the campaign's tally: findings, matrix, stream)."""
+"""Where every judged probe case also goes (the campaign's sightings: findings, matrix, stream)."""
 
 
 def _judged(
@@ -142,18 +144,19 @@ def _judged(
 ) -> AtlasCell:
     """The cell one oracle's answer on one case makes (a harness error if the reference or the judge failed)."""
     base = (probe.condition, probe.eq_class.value, case.op, info.name, info.version)
-    error_class = got.error_class.value if got.error_class else None
     if ref is not None and values is not None:
         try:
-            verdict = judge(case, ref, got, values, bits=info.bits)
+            judged = Judged(case, info.name, info, ref, got, judge(case, ref, got, values, bits=info.bits))
             if sink is not None:
-                sink(probe, Judged(case, info.name, info, ref, got, verdict))
-            return AtlasCell(
-                *base, verdict.behaviour.value, error_class, verdict.conforms, _example(case, ref.describe(), got)
-            )
+                sink(probe, judged)
+            verdict = judged.verdict
+            roots = () if verdict.conforms else (RootSighting(judged.signature(), judged.words()),)
+            example = _example(case, ref.describe(), got)
+            return AtlasCell(*base, verdict.behaviour, got.error_class, verdict.conforms, example, roots=roots)
         except Exception as exc:  # noqa: BLE001 - a judge that fails on a probe is a harness error, never fatal
             failed = f"judge raised {type(exc).__name__}: {exc}"
-    return AtlasCell(*base, HARNESS_ERROR, error_class, False, _example(case, f"harness error: {failed}", got))
+    example = _example(case, f"harness error: {failed}", got)
+    return AtlasCell(*base, Behaviour.HARNESS_ERROR, got.error_class, False, example)
 
 
 def _sort_key(cell: AtlasCell, ops: Mapping[str, int], oracles: Mapping[str, int]) -> tuple[int, int, int, int]:
@@ -164,34 +167,6 @@ def _sort_key(cell: AtlasCell, ops: Mapping[str, int], oracles: Mapping[str, int
         ops.get(cell.op, len(ops)),
         oracles.get(cell.oracle, len(oracles)),
     )
-
-
-class _Timeout:
-    """An oracle whose batches run with another per-case time limit."""
-
-    def __init__(self, oracle: Oracle, timeout: float) -> None:
-        self.oracle, self.name, self.timeout = oracle, oracle.name, timeout
-
-    def info(self) -> OracleInfo:
-        return self.oracle.info()
-
-    def run_many(self, cases: Sequence[Case]) -> list[Outcome]:
-        return self.oracle.run_many(cases, timeout=self.timeout)  # type: ignore[call-arg]
-
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
-        return self.oracle.reproducer(case, reference, observed)
-
-
-def limited(oracle: Oracle, timeout: float | None) -> Oracle:
-    """``oracle`` with a per-case ``timeout`` where its ``run_many`` takes one
-    (an :class:`~conformance.execution.isolation.IsolatedOracle`); else itself."""
-    if "compile" in oracle.info().mode:  # a compiling mode's first call of each shape is a compilation: its own limit
-        return oracle
-    try:
-        takes = timeout is not None and "timeout" in inspect.signature(oracle.run_many).parameters
-    except (TypeError, ValueError):
-        takes = False
-    return _Timeout(oracle, timeout) if takes and timeout is not None else oracle
 
 
 def run_atlas(
@@ -211,8 +186,8 @@ def run_atlas(
     probe case (with its probe). Never raises on a probe."""
     pairs, errors = _plan(ops)
     batches = {o.name: [c for _, c in pairs if c.op in infos[o.name].ops] for o in oracles}
-    runners = [limited(o, timeout) for o in oracles]
-    answers = {name: iter(outcomes) for name, outcomes in dispatch(runners, batches).items()}
+    runners = [Limited(o, timeout) for o in oracles]
+    answers = {name: iter(outcomes) for name, outcomes in run_on_all(runners, batches).items()}
     seen: dict[CellKey, _Seen] = {}
     for probe, case in pairs:
         ref: Outcome | None = None
@@ -230,11 +205,12 @@ def run_atlas(
             got = next(answers.get(oracle.name, iter(())), None) or Outcome.protocol_error("no answer for this case")
             cell = _judged(probe, case, info, got, ref, values, failed, sink)
             if cell.key not in seen:
-                seen[cell.key] = _Seen(cell, 1, [cell.behaviour])
+                seen[cell.key] = _Seen(cell, 1, [cell.behaviour], list(cell.roots))
                 continue
             s = seen[cell.key]
             s.count += 1
             s.behaviours.append(cell.behaviour)
+            s.roots += [r for r in cell.roots if r not in s.roots]
             if s.shown.documented and not cell.documented:
                 s.shown = cell
     cells = [_finish(s) for s in seen.values()]
@@ -244,18 +220,5 @@ def run_atlas(
 
 
 def _finish(s: _Seen) -> AtlasCell:
-    distinct = tuple(dict.fromkeys(s.behaviours))
-    shown = s.shown
-    return AtlasCell(
-        shown.condition,
-        shown.eq_class,
-        shown.op,
-        shown.oracle,
-        shown.version,
-        shown.behaviour,
-        shown.error_class,
-        shown.documented,
-        shown.example,
-        s.count,
-        distinct,
-    )
+    """The cell a condition's cases make: the one shown, how many, which behaviours, every root cause."""
+    return replace(s.shown, probes=s.count, seen=tuple(dict.fromkeys(s.behaviours)), roots=tuple(s.roots))

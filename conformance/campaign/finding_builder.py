@@ -22,12 +22,13 @@ from conformance.campaign.array_shrinker import Arrays, shrink_arrays
 from conformance.campaign.dispatch import evaluate
 from conformance.campaign.settings import Progress, Settings
 from conformance.campaign.shrinker import shrink, widened
-from conformance.campaign.sightings import First, Tally, class_case_json, harness_error
+from conformance.campaign.sightings import First, Sightings, harness_error
 from conformance.cases.class_case import ClassCase
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
+from conformance.core.vocabulary import MismatchKind
 from conformance.judge.judged import Judged
 from conformance.judge.rootcause import still_shows
 from conformance.judge.signature import Signature
@@ -41,19 +42,19 @@ ARRAY_SHRINK_EVALS = 30
 """Most candidates evaluated while cutting one finding's arrays down."""
 
 
-def note_faults(tally: Tally, cc: ClassCase, judged: list[Judged]) -> None:
+def note_faults(sightings: Sightings, cc: ClassCase, judged: list[Judged]) -> None:
     """Record, once, a crash or timeout met while shrinking or rebuilding a
     finding: it becomes a signature of its own (and is never run again: the
     isolated oracle remembers the case)."""
     for j in judged:
         sig = j.signature() if not j.verdict.conforms else None
-        if sig is not None and j.outcome.kind in FAULTS and sig not in tally.first:
-            tally.first[sig] = First(cc, j, time.monotonic() - tally.start)
-            tally.counts[sig] += 1
-            tally.raw += 1
+        if sig is not None and j.outcome.kind in FAULTS and sig not in sightings.first:
+            sightings.first[sig] = First(cc, j, time.monotonic() - sightings.start)
+            sightings.counts[sig] += 1
+            sightings.raw += 1
 
 
-def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleInfo], tally: Tally) -> Any:
+def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings) -> Any:
     """The shrink predicate "``op`` still has the root cause ``sig``" (a
     named behaviour stays named, so the example stays discriminating), noting new crash/timeout
     signatures on the way. After a candidate hangs, every later candidate is
@@ -67,11 +68,11 @@ def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleIn
         try:
             judged = evaluate(cc, [oracle], infos, [op])
         except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, shrinking stops
-            tally.error(harness_error(f"shrink {op} on {sig.oracle}", exc, cc))
+            sightings.error(harness_error(f"shrink {op} on {sig.oracle}", exc, cc))
             stopped = True
             return False
-        note_faults(tally, cc, judged)
-        stopped = sig.outcome != "timeout" and any(j.outcome.kind is Kind.TIMEOUT for j in judged)
+        note_faults(sightings, cc, judged)
+        stopped = sig.outcome.kind is not MismatchKind.TIMEOUT and any(j.outcome.kind is Kind.TIMEOUT for j in judged)
         return any(_shows(j, sig) for j in judged)
 
     return keeps
@@ -114,7 +115,7 @@ def _sibling(j: Judged) -> dict[str, Any]:
         "oracle": j.oracle,
         "attrs": dict(j.case.attrs),
         "outcome": j.outcome.describe(),
-        "verdict": j.verdict.outcome,
+        "verdict": str(j.verdict.outcome),
         "behaviour": j.verdict.behaviour.value,
     }
 
@@ -147,7 +148,7 @@ def make_finding(
     small: ClassCase,
     oracles: Sequence[Oracle],
     infos: Mapping[str, OracleInfo],
-    tally: Tally,
+    sightings: Sightings,
     seed: int | None,
     deadline: float | None = None,
 ) -> Finding:
@@ -161,7 +162,7 @@ def make_finding(
     hit, judged = None, []
     if not (first.probe and small == first.class_case):  # a probe's values: its class case does not derive them
         judged = evaluate(small, oracles, infos)
-        note_faults(tally, small, judged)
+        note_faults(sightings, small, judged)
         hit = next((j for j in judged if j.case.op == op and _shows(j, sig)), None)
     if hit is None:  # a flaky oracle, or a probe: the first example's own arrays
         small = first.class_case
@@ -170,7 +171,7 @@ def make_finding(
     if slim is not None or hit is None:  # cut down: judged on the finding's op only
         small, data, indices = slim or (small, case.data, case.indices)
         judged = evaluate(small, oracles, infos, [op], arrays=(data, indices))
-        note_faults(tally, small, judged)
+        note_faults(sightings, small, judged)
         hit = next((j for j in judged if _shows(j, sig)), None) or first.judged
         judged = judged or [hit]
     own = [j for j in judged if j.case.op == op]
@@ -184,27 +185,27 @@ def make_finding(
         case=case,
         reference=ref,
         outcomes={j.oracle: j.outcome for j in own},
-        count=tally.counts[sig],
+        count=sightings.counts[sig],
         first_seen_s=round(first.seconds, 3),
         seed=seed,
         scripts=scripts,
         onnx_model_b64=model,
-        class_case=class_case_json(small),
+        class_case=small.to_json(),
         siblings=[_sibling(j) for j in judged if j.case.op != op],
-        variants=_variants(tally, sig) | ({"minimal case also shows it on": also} if also else {}),
+        variants=_variants(sightings, sig) | ({"minimal case also shows it on": also} if also else {}),
     )
 
 
-def _variants(tally: Tally, sig: Signature) -> dict[str, dict[str, int]]:
+def _variants(sightings: Sightings, sig: Signature) -> dict[str, dict[str, int]]:
     """The finding's variants by kind ("op", "regime", dtypes), each value with its count."""
     out: dict[str, dict[str, int]] = {}
-    for (kind, value), n in sorted(tally.variants.get(sig, {}).items()):
+    for (kind, value), n in sorted(sightings.variants.get(sig, {}).items()):
         out.setdefault(kind, {})[value] = n
     return out
 
 
 def discriminate(
-    sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], tally: Tally
+    sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings
 ) -> Signature:
     """For an ``ambiguous`` root cause, look for an example that tells the
     candidate policies apart (:func:`~conformance.campaign.shrinker.widened`); where one
@@ -213,15 +214,15 @@ def discriminate(
     op = first.judged.case.op
     for cc in widened(first.class_case):
         judged = evaluate(cc, [oracle], infos, [op])
-        note_faults(tally, cc, judged)
+        note_faults(sightings, cc, judged)
         for j in judged:
             named = j.signature()
             if (
                 not j.verdict.conforms
-                and named.policy not in ("", Behaviour.AMBIGUOUS.value)
+                and named.policy not in (None, Behaviour.AMBIGUOUS)
                 and replace(named, policy=sig.policy) == sig
             ):
-                tally.rename(sig, named, First(cc, j, first.seconds))
+                sightings.rename(sig, named, First(cc, j, first.seconds))
                 return named
     return sig
 
@@ -248,13 +249,13 @@ def quick_finding(
         seed,
         scripts=scripts,
         onnx_model_b64=model,
-        class_case=class_case_json(first.class_case),
+        class_case=first.class_case.to_json(),
         variants=variants or {},
     )
 
 
 def build_findings(
-    tally: Tally,
+    sightings: Sightings,
     oracles: Sequence[Oracle],
     infos: Mapping[str, OracleInfo],
     settings: Settings,
@@ -262,40 +263,42 @@ def build_findings(
     shrink_end: float | None,
     progress: Progress,
 ) -> list[Finding]:
-    """Every signature of ``tally`` as a finding, in order of first sighting
+    """Every signature of ``sightings`` as a finding, in order of first sighting
     (including crash/timeout signatures met while shrinking)."""
-    tally.settle()
+    sightings.settle()
     by_name = {o.name: o for o in oracles}
     findings: list[Finding] = []
     done: set[Signature] = set()
-    while len(done) < len(tally.first):
-        sig, first = next((s, f) for s, f in sorted(tally.first.items(), key=lambda kv: kv[1].seconds) if s not in done)
+    while len(done) < len(sightings.first):
+        sig, first = next(
+            (s, f) for s, f in sorted(sightings.first.items(), key=lambda kv: kv[1].seconds) if s not in done
+        )
         done.add(sig)
         try:
             late = shrink_end is not None and time.monotonic() >= shrink_end
-            if sig.policy == Behaviour.AMBIGUOUS.value and not late:
-                sig = discriminate(sig, first, by_name[sig.oracle], infos, tally)
+            if sig.policy is Behaviour.AMBIGUOUS and not late:
+                sig = discriminate(sig, first, by_name[sig.oracle], infos, sightings)
                 if sig in done:  # merged into a root cause already built: its count grows
                     continue
                 done.add(sig)
-                first = tally.first[sig]
-            if sig.outcome == "timeout" or late:
+                first = sightings.first[sig]
+            if sig.outcome.kind is MismatchKind.TIMEOUT or late:
                 # a hang is kept as found: every shrink step would cost a whole timeout
                 finding = quick_finding(
-                    sig, first, by_name[sig.oracle], tally.counts[sig], settings.seed, _variants(tally, sig)
+                    sig, first, by_name[sig.oracle], sightings.counts[sig], settings.seed, _variants(sightings, sig)
                 )
             else:
-                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, tally)
+                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings)
                 small = (
                     first.class_case
                     if first.probe
                     else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
                 )
-                finding = make_finding(sig, first, small, oracles, infos, tally, settings.seed, shrink_end)
+                finding = make_finding(sig, first, small, oracles, infos, sightings, settings.seed, shrink_end)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
-            tally.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
-            finding = quick_finding(sig, first, None, tally.counts[sig], settings.seed, _variants(tally, sig))
-        tally.finding(finding)
+            sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
+            finding = quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))
+        sightings.finding(finding)
         findings.append(finding)
         progress.advance(findings=len(findings))
     return findings

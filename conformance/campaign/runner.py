@@ -16,14 +16,15 @@ translating, the reference, judging or shrinking becomes a
 goes on. A ``stop`` event (SIGINT, SIGTERM) stops drawing; what was found is
 written all the same.
 
->>> from conformance.core.oracle import OracleInfo
+>>> from conformance.core.oracle import Capabilities, OracleInfo
 
 >>> from conformance.core.outcome import Outcome
 >>> import numpy as np
 >>> class Take:  # a stand-in oracle: NumPy's take, in process
 ...     name = "take"
+...     capabilities = Capabilities()
 ...     def info(self): return OracleInfo("take", "numpy", "1", "cpu", "eager", ("numpy.take",))
-...     def run_many(self, cases): return [Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))) for c in cases]
+...     def run_many(self, cases, *, timeout=None): return [Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))) for c in cases]
 ...     def reproducer(self, case, reference): raise NotImplementedError
 >>> r = run_campaign([Take()], Settings(seed=1, max_examples=10, ops=("numpy.take",)))
 >>> r.cases["take"] > 0, r.harness_errors
@@ -43,17 +44,19 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from conformance.campaign.atlas_runner import limited, run_atlas
+from conformance.campaign.atlas_runner import run_atlas
 from conformance.campaign.dispatch import evaluate
 from conformance.campaign.finding_builder import build_findings
 from conformance.campaign.settings import DRAW_SHARE, MAX_SHRINK_S, SHRINK_SHARE, Progress, Settings
-from conformance.campaign.sightings import Tally, harness_error
-from conformance.cases.class_case import LAYOUTS, ClassCase
+from conformance.campaign.sightings import Sightings, harness_error
+from conformance.cases.class_case import ClassCase
 from conformance.cases.probes import probes
 from conformance.cases.strategies import class_cases
 from conformance.cases.translate import targets
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.oracle import Oracle, OracleInfo
+from conformance.core.vocabulary import DRAWN_LAYOUTS, RunStatus
+from conformance.execution.fanout import Limited
 from conformance.results.run_result import RunResult
 from conformance.results.stream import ResultStream
 from conformance.spec.plans import EqClass
@@ -78,7 +81,7 @@ def seeds(eq_class: EqClass) -> list[ClassCase]:
     for p in probes(eq_class):
         cc = p.class_case
         if (
-            cc.index_dtype in INDEX_DTYPES and cc.data_dtype in DATA_DTYPES and cc.layout in LAYOUTS
+            cc.index_dtype in INDEX_DTYPES and cc.data_dtype in DATA_DTYPES and cc.layout in DRAWN_LAYOUTS
         ):  # what the strategy can derive values for
             first.setdefault(p.condition, cc)
     return list(first.values())
@@ -148,7 +151,7 @@ class _ClassRun:
     oracles: Sequence[Oracle]
     infos: dict[str, OracleInfo]
     ops: list[str] | None
-    tally: Tally
+    sightings: Sightings
     progress: Progress
     stop: threading.Event
     slot_end: float | None
@@ -162,10 +165,10 @@ class _ClassRun:
         if (self.drawn - 1) % self.shard[1] != self.shard[0]:
             return
         try:
-            self.tally.add(cc, evaluate(cc, self.oracles, self.infos, self.ops))
+            self.sightings.add(cc, evaluate(cc, self.oracles, self.infos, self.ops))
         except Exception as exc:  # noqa: BLE001 - the harness never dies on a case
-            self.tally.error(harness_error("evaluate", exc, cc))
-        self.progress.advance(findings=len(self.tally.first))
+            self.sightings.error(harness_error("evaluate", exc, cc))
+        self.progress.advance(findings=len(self.sightings.first))
 
 
 def _broken(oracle: object) -> str | None:
@@ -210,12 +213,12 @@ def run_campaign(
     run_facts = (facts or {}) | {"oracles": {n: i.to_json() for n, i in infos.items()}}
     if stream:
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
-    tally = Tally(start, stream)
+    sightings = Sightings(start, stream)
     atlas = None
     if settings.atlas and not stop.is_set():
         progress.phase("probing", None)
-        atlas = run_atlas(oracles, infos, ops, timeout=settings.probe_timeout, sink=tally.add_probe)
-        tally.error_all(atlas.errors)
+        atlas = run_atlas(oracles, infos, ops, timeout=settings.probe_timeout, sink=sightings.add_probe)
+        sightings.error_all(atlas.errors)
         if out_dir is not None:
             atlas.save(out_dir / "atlas.json")
     atlas_s = time.monotonic() - start
@@ -228,11 +231,11 @@ def run_campaign(
         if stop.is_set():
             break
         slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
-        run = _ClassRun(oracles, infos, ops, tally, progress, stop, slot_end, settings.shard)
+        run = _ClassRun(oracles, infos, ops, sightings, progress, stop, slot_end, settings.shard)
         try:
             _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class(), examples=explicit[eq_class])
         except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
-            tally.error(harness_error(f"draw {eq_class.value}", exc, None))
+            sightings.error(harness_error(f"draw {eq_class.value}", exc, None))
     loop_s = time.monotonic() - start
     # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more than MAX_SHRINK_S
     shrink_end = (
@@ -242,10 +245,10 @@ def run_campaign(
     )
     if stop.is_set():
         shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
-    progress.phase("shrinking", len(tally.first))
+    progress.phase("shrinking", len(sightings.first))
     # a shrink candidate may hang a framework where a probe did: the atlas's limit, not a drawn case's
-    builders = [limited(o, settings.probe_timeout) for o in oracles] if settings.atlas else oracles
-    findings = build_findings(tally, builders, infos, settings, shrink_end=shrink_end, progress=progress)
+    builders = [Limited(o, settings.probe_timeout) for o in oracles] if settings.atlas else oracles
+    findings = build_findings(sightings, builders, infos, settings, shrink_end=shrink_end, progress=progress)
     total_s = time.monotonic() - start
     broken = {o.name: reason for o in oracles if (reason := _broken(o))}
     if broken:  # said once, here; their remaining cases were counted as not run
@@ -254,16 +257,16 @@ def run_campaign(
         facts=run_facts,
         seed=settings.seed,
         budget=settings.to_json(),
-        cases=dict(tally.cases),
+        cases=dict(sightings.cases),
         seconds=round(total_s, 3),
-        matrix=tally.matrix,
+        matrix=sightings.matrix,
         findings=findings,
-        raw_discrepancies=tally.raw,
-        figures=tally.figures(loop_s, total_s, findings, atlas_s if atlas else 0.0)
+        raw_discrepancies=sightings.raw,
+        figures=sightings.figures(loop_s, total_s, findings, atlas_s if atlas else 0.0)
         | ({"atlas_cells": len(atlas.cells)} if atlas else {}),
-        harness_errors=list(tally.errors),
-        status="interrupted" if stop.is_set() else "complete",
-        dtype_support=tally.dtypes.to_json(),
+        harness_errors=list(sightings.errors),
+        status=RunStatus.INTERRUPTED if stop.is_set() else RunStatus.COMPLETE,
+        dtype_support=sightings.dtypes.to_json(),
     )
     if stream:
         stream.end(seconds=result.seconds, status=result.status)

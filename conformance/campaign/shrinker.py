@@ -10,7 +10,7 @@ at most once (a cache keyed by the drawn case), so repeats cost nothing.
 >>> from conformance.cases.class_case import ClassCase
 >>> cc = ClassCase(EqClass.FLAT, (4, 3), (2, 2), None, 0, "int32", "int64", "in-range", False, "strided", 3, 99)
 >>> small = shrink(cc, lambda c: len(c.data_shape) >= 1)
->>> small.data_shape, small.index_shape, small.seed, small.layout
+>>> small.data_shape, small.index_shape, small.seed, str(small.layout)
 ((1,), (), 0, 'contiguous')
 """
 
@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from conformance.cases.class_case import ClassCase, Shape
+from conformance.core.vocabulary import Layout
 
 T = TypeVar("T")
 
@@ -70,8 +71,8 @@ def simpler(cc: ClassCase) -> list[ClassCase]:
         out.append(replace(cc, batch_dims=0))
         out.append(replace(cc, batch_dims=cc.batch_dims - 1 if cc.batch_dims > 0 else cc.batch_dims + 1))
     out += [replace(cc, seed=s) for s in (0, 1, cc.seed // 2) if s < cc.seed]
-    if cc.layout != "contiguous":
-        out.append(replace(cc, layout="contiguous"))
+    if cc.layout is not Layout.CONTIGUOUS:
+        out.append(replace(cc, layout=Layout.CONTIGUOUS))
     if cc.special:
         out.append(replace(cc, special=False))
     if cc.mode:

@@ -3,7 +3,7 @@ behaviour matrix, raw discrepancies per signature with the first example of
 each, harness errors, and the figures; each judged case also goes to the
 results stream as it happens.
 
->>> t = Tally(0.0)
+>>> t = Sightings(0.0)
 >>> t.raw, len(t.first), t.errors
 (0, 0, [])
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import traceback
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.cases.class_case import ClassCase
@@ -24,24 +24,12 @@ from conformance.judge.rootcause import merged_into, variant
 from conformance.judge.signature import Signature
 from conformance.results.finding import Finding, HarnessError
 from conformance.results.run_result import Matrix, MatrixKey
-from conformance.results.stream import ResultStream
-
-
-def class_case_json(cc: ClassCase) -> dict[str, Any]:
-    """A drawn case as JSON (its class by name).
-
-    >>> from conformance.spec.plans import EqClass
-    >>> class_case_json(ClassCase(EqClass.FLAT, (3,), (1,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0))["eq_class"]
-    'flattened 1-D'
-    """
-    return {**asdict(cc), "eq_class": cc.eq_class.value}
+from conformance.results.stream import Record, ResultStream
 
 
 def harness_error(stage: str, exc: BaseException, cc: ClassCase | None) -> HarnessError:
     """The record of an exception in the suite itself (call inside ``except``)."""
-    return HarnessError(
-        stage, f"{type(exc).__name__}: {exc}", class_case_json(cc) if cc else None, traceback.format_exc()
-    )
+    return HarnessError(stage, f"{type(exc).__name__}: {exc}", cc.to_json() if cc else None, traceback.format_exc())
 
 
 @dataclass
@@ -55,7 +43,7 @@ class First:
 
 
 @dataclass
-class Tally:
+class Sightings:
     """See the module docstring. ``start`` is a :func:`time.monotonic` value."""
 
     start: float
@@ -87,17 +75,17 @@ class Tally:
                 {
                     "op": j.case.op,
                     "oracle": j.oracle,
-                    "regime": tags.regime,
+                    "regime": tags.regime.value,
                     "data_family": tags.data_family,
                     "behaviour": behaviour,
-                    "outcome": j.verdict.outcome,
+                    "outcome": str(j.verdict.outcome),
                 }
             )
             self.dtypes.add(j)
             if not j.verdict.conforms:
                 self.discrepancy(cc, j, probe=not drawn)
         if self.stream:
-            self.stream.judged(class_case_json(cc), verdicts)
+            self.stream.judged(cc.to_json(), verdicts)
 
     def add_probe(self, probe: Probe, j: Judged) -> None:
         """Count one judged probe case (:mod:`conformance.results.atlas`) as the campaign
@@ -115,10 +103,10 @@ class Tally:
         self.first[sig] = First(cc, j, time.monotonic() - self.start, probe)
         if self.stream:
             self.stream.record(
-                "discrepancy",
+                Record.DISCREPANCY,
                 {
-                    "signature": asdict(sig),
-                    "class_case": class_case_json(cc),
+                    "signature": sig.to_json(),
+                    "class_case": cc.to_json(),
                     "case": j.case.to_json(),
                     "reference": j.reference.to_json(),
                     "outcome": j.outcome.to_json(),
@@ -154,11 +142,11 @@ class Tally:
     def error(self, error: HarnessError) -> None:
         self.errors.append(error)
         if self.stream:
-            self.stream.record("harness_error", error.to_json())
+            self.stream.record(Record.HARNESS_ERROR, error.to_json())
 
     def finding(self, finding: Finding) -> None:
         if self.stream:
-            self.stream.record("finding", finding.to_json())
+            self.stream.record(Record.FINDING, finding.to_json())
 
     def figures(self, loop_s: float, total_s: float, findings: list[Finding], atlas_s: float = 0.0) -> dict[str, Any]:
         """Throughput, collapse and times to first find. ``loop_s`` runs from

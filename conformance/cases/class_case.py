@@ -5,7 +5,7 @@ a layout, a mode selector and a seed; and the arrays derived from it
 seed to 0 or a shape to rank 1 keeps every other choice. No Hypothesis here:
 the judge, the results and the report read class cases too.
 
-* index regimes (:data:`REGIMES`): in range, negative in range, out of range
+* index regimes (:data:`~conformance.core.vocabulary.REGIMES`): in range, negative in range, out of range
   above, below ``-size``, the index dtype's extremes, empty;
 * data: values unique across the tensor (as far as the dtype has values),
   optionally NaN with distinct payloads, ``-0.0`` and inf;
@@ -15,28 +15,24 @@ the judge, the results and the report read class cases too.
 >>> data, idx = materialize(cc)
 >>> data.shape, idx.dtype.name, bool((idx >= 3).any())
 ((2, 3), 'int8', True)
->>> index_regime(idx, axis_sizes(cc))
+>>> str(index_regime(idx, axis_sizes(cc)))
 'oob-above'
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
 from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.core.vocabulary import DRAWN_LAYOUTS, POLICY_REGIMES, Layout, Regime
 from conformance.spec.plans import EqClass
 
 Shape = tuple[int, ...]
-
-REGIMES: tuple[str, ...] = ("in-range", "negative", "oob-above", "oob-below", "extreme", "empty")
-"""Index regimes, as case tags. ``negative``: every bad index in ``[-size, -1]``."""
-POLICY_REGIMES = frozenset({"negative", "oob-above", "oob-below", "extreme"})
-"""Regimes where the index policy decides the result."""
-LAYOUTS: tuple[str, ...] = ("contiguous", "strided", "fortran")
 
 
 @dataclass(frozen=True)
@@ -56,11 +52,25 @@ class ClassCase:
     batch_dims: int
     data_dtype: str
     index_dtype: str
-    regime: str
+    regime: Regime
     special: bool
-    layout: str
+    layout: Layout
     mode: int
     seed: int
+
+    def __post_init__(self) -> None:
+        """The regime and layout given as words become vocabulary members (a ValueError for an unknown one)."""
+        object.__setattr__(self, "regime", Regime(self.regime))
+        object.__setattr__(self, "layout", Layout(self.layout))
+
+    def to_json(self) -> dict[str, Any]:
+        """The case as JSON: its class, regime and layout by name.
+
+        >>> ClassCase(EqClass.FLAT, (3,), (1,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0).to_json()["eq_class"]
+        'flattened 1-D'
+        """
+        words = {"eq_class": self.eq_class.value, "regime": self.regime.value, "layout": self.layout.value}
+        return {**asdict(self), **words}
 
     def size(self) -> tuple[int, ...]:
         """A shrink order: elements, then rank, then everything else.
@@ -75,7 +85,7 @@ class ClassCase:
             _rank(DATA_DTYPES, self.data_dtype),
             _rank(INDEX_DTYPES, self.index_dtype),
             int(self.special),
-            _rank(LAYOUTS, self.layout),
+            _rank(DRAWN_LAYOUTS, self.layout),
             self.mode,
             self.seed,
         )
@@ -157,13 +167,13 @@ def index_values(cc: ClassCase) -> np.ndarray:
         pos = int(rng.integers(vals.size))
         s = int(np.asarray(sizes).reshape(-1)[pos]) if np.ndim(sizes) else int(sizes)
         flat = vals.reshape(-1)
-        if cc.regime == "negative":
+        if cc.regime is Regime.NEGATIVE:
             mask = rng.random(vals.shape).reshape(-1) < 0.5
             mask[pos] = True
             flat = np.where(mask, flat - np.asarray(sizes).reshape(-1) if np.ndim(sizes) else flat - s, flat)
-        elif cc.regime == "oob-above":
+        elif cc.regime is Regime.OOB_ABOVE:
             extreme = (pos, min(s + _beyond(rng), int(info.max)))
-        elif cc.regime == "oob-below":
+        elif cc.regime is Regime.OOB_BELOW:
             extreme = (pos, max(-s - 1 - _beyond(rng), int(info.min)))
         else:
             extreme = (pos, _extreme(dtype, rng))
@@ -174,23 +184,20 @@ def index_values(cc: ClassCase) -> np.ndarray:
     return out
 
 
-def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
+def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> Regime:
     """The regime tag of actual index values (what a case *is*, whatever was drawn).
 
-    >>> index_regime(np.array([0, -1], np.int8), 3), index_regime(np.array([127], np.int8), 3)
-    ('negative', 'extreme')
-    >>> index_regime(np.array([3], np.int64), 3), index_regime(np.zeros((0, 2), np.int32), 3)
-    ('oob-above', 'empty')
-    >>> index_regime(np.array(2**64 - 1, np.uint64), 3), index_regime(np.array(1, np.uint64), 3)   # 0-d uint64
+    >>> [str(index_regime(np.array(i, np.int8), 3)) for i in ([0, -1], [127], [3], np.zeros((0, 2)))]
+    ['negative', 'extreme', 'oob-above', 'empty']
+    >>> str(index_regime(np.array(2**64 - 1, np.uint64), 3)), str(index_regime(np.array(1, np.uint64), 3))  # 0-d uint64
     ('extreme', 'in-range')
     >>> index_regime(np.array([True]), 3)
-    'non-integer'
-
+    <Regime.NON_INTEGER: 'non-integer'>
     """
     if indices.size == 0:
-        return "empty"
+        return Regime.EMPTY
     if indices.dtype.kind not in "iu":
-        return "non-integer"  # bool or float indices: bad input, whatever the values
+        return Regime.NON_INTEGER  # bool or float indices: bad input, whatever the values
     sizes = np.broadcast_to(np.asarray(sizes), indices.shape)
     info = np.iinfo(indices.dtype)
     wide = indices.astype(object) if indices.dtype == np.uint64 else indices.astype(np.int64)
@@ -198,14 +205,14 @@ def index_regime(indices: np.ndarray, sizes: np.ndarray | int) -> str:
         (wide >= sizes) | (wide < -sizes)
     )
     if np.any(extreme):  # np.any: a 0-d object array compares to a plain bool
-        return "extreme"
+        return Regime.EXTREME
     if np.any(wide < -sizes):
-        return "oob-below"
+        return Regime.OOB_BELOW
     if np.any(wide >= sizes):
-        return "oob-above"
+        return Regime.OOB_ABOVE
     if np.any(wide < 0):
-        return "negative"
-    return "in-range"
+        return Regime.NEGATIVE
+    return Regime.IN_RANGE
 
 
 def materialize(cc: ClassCase) -> tuple[np.ndarray, np.ndarray]:

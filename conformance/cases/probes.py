@@ -2,7 +2,7 @@
 the behaviour space, and for each equivalence class small, hand-designed,
 deterministic cases (*probes*) that put one op of the class in that corner.
 
-Each :class:`Condition` is one row of the atlas (in :data:`CONDITIONS` order),
+Each :class:`AtlasCondition` is one row of the atlas (in :data:`CONDITIONS` order),
 in one :class:`Group` (index values, emptiness, ranks, broadcasting, batch
 dimensions, attributes, dtypes, layouts), and applies to the classes it names
 (a condition that means nothing for a class, e.g. ``batch_dims`` for the
@@ -25,7 +25,7 @@ about dtypes; ``int64`` indices unless it is about index dtypes):
   the first coordinate of the first tuples) with its values, and nothing
   else is out of range, so each probe shows one thing (``-size`` comes with
   ``-1``, without which wrapping it and clamping it raw both read element 0);
-* modes: for the *policy* conditions (:attr:`Condition.policy`: the index
+* modes: for the *policy* conditions (:attr:`AtlasCondition.policy`: the index
   values decide what the op returns) there is one probe per mode selector
   (:func:`mode_selectors`: as many as the class's op with the most modes
   has, e.g. ``0..3`` for block, where ``jnp.take`` has four), and
@@ -58,6 +58,7 @@ from conformance.cases.translate import targets, translate
 from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.core.case import Case
+from conformance.core.vocabulary import Layout, Regime
 from conformance.spec.catalog import spec
 from conformance.spec.plans import EqClass
 
@@ -80,7 +81,7 @@ class Group(str, Enum):
 
 
 @dataclass(frozen=True)
-class Condition:
+class AtlasCondition:
     """One row of the atlas: ``key`` (stable, in JSON), ``words`` (for people),
     the classes it applies to, and ``policy``: the index values decide the
     result (every mode of an op runs; the probe discriminates index policies).
@@ -149,7 +150,7 @@ class _Spec:
     index_dtype: str = "int64"
     data_dtype: str = "float32"
     data: str = ""  # "nan" (distinct NaN payloads) or "-0" (signed zeros)
-    layout: str = "contiguous"
+    layout: Layout = Layout.CONTIGUOUS
 
 
 _BASE = {
@@ -247,25 +248,28 @@ _I, _EM, _R, _BC, _BA, _A, _D, _L = (
     Group.LAYOUT,
 )
 _OOB7 = _const(7)
-_ROWS: tuple[tuple[Condition, Build], ...] = (
-    (Condition("in-range", "indices in range", _I, ALL), _base()),
-    (Condition("negative", "negative indices in range (-1, 1 - size)", _I, ALL, True), _put(lambda s: (-1, 1 - s))),
-    (Condition("minus-size", "index -size (and -1)", _I, ALL, True), _put(lambda s: (-s, -1))),
-    (Condition("size", "index size", _I, ALL, True), _put(lambda s: (s,))),
-    (Condition("size-plus-k", "index size + 2", _I, ALL, True), _put(lambda s: (s + 2,))),
-    (Condition("below-minus-size", "index -size - 1", _I, ALL, True), _put(lambda s: (-s - 1,))),
-    (Condition("dtype-min", "the index dtype's minimum (int8, int32, int64)", _I, ALL, True), _extreme("min")),
-    (Condition("dtype-max", "the index dtype's maximum (int8, int32, int64)", _I, ALL, True), _extreme("max")),
+_ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
+    (AtlasCondition("in-range", "indices in range", _I, ALL), _base()),
     (
-        Condition("beyond-int32", "int64 indices beyond int32 (2**31, 2**32 + 1)", _I, ALL, True),
+        AtlasCondition("negative", "negative indices in range (-1, 1 - size)", _I, ALL, True),
+        _put(lambda s: (-1, 1 - s)),
+    ),
+    (AtlasCondition("minus-size", "index -size (and -1)", _I, ALL, True), _put(lambda s: (-s, -1))),
+    (AtlasCondition("size", "index size", _I, ALL, True), _put(lambda s: (s,))),
+    (AtlasCondition("size-plus-k", "index size + 2", _I, ALL, True), _put(lambda s: (s + 2,))),
+    (AtlasCondition("below-minus-size", "index -size - 1", _I, ALL, True), _put(lambda s: (-s - 1,))),
+    (AtlasCondition("dtype-min", "the index dtype's minimum (int8, int32, int64)", _I, ALL, True), _extreme("min")),
+    (AtlasCondition("dtype-max", "the index dtype's maximum (int8, int32, int64)", _I, ALL, True), _extreme("max")),
+    (
+        AtlasCondition("beyond-int32", "int64 indices beyond int32 (2**31, 2**32 + 1)", _I, ALL, True),
         _put(_const(2**31, 2**32 + 1)),
     ),
     (
-        Condition("uint64-high", "uint64 indices at and above 2**63", _I, ALL, True),
+        AtlasCondition("uint64-high", "uint64 indices at and above 2**63", _I, ALL, True),
         _put(_const(2**63, 2**64 - 1), ("uint64",)),
     ),
     (
-        Condition("empty-axis", "an empty gathered axis, non-empty indices", _EM, ALL),
+        AtlasCondition("empty-axis", "an empty gathered axis, non-empty indices", _EM, ALL),
         _by_class(
             {
                 E: _Spec((2, 0, 2), (2, 3, 2), 1),
@@ -276,11 +280,11 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
         ),
     ),
     (
-        Condition("empty-outer-oob", "an empty outer dimension, an index out of range", _EM, (E, B)),
+        AtlasCondition("empty-outer-oob", "an empty outer dimension, an index out of range", _EM, (E, B)),
         _by_class({E: _Spec((0, 5, 2), (1, 3, 2), 1, put=_OOB7), B: _Spec((0, 5, 2), (3,), 1, put=_OOB7)}),
     ),
     (
-        Condition(
+        AtlasCondition(
             "empty-slices-oob", "empty slices (a zero trailing dimension), an index out of range", _EM, (E, B, N)
         ),
         _by_class(
@@ -292,7 +296,7 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
         ),
     ),
     (
-        Condition("empty-indices", "empty indices", _EM, ALL),
+        AtlasCondition("empty-indices", "empty indices", _EM, ALL),
         _by_class(
             {
                 E: _Spec((2, 5, 2), (2, 0, 2), 1),
@@ -302,9 +306,11 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
             }
         ),
     ),
-    (Condition("zero-batch", "a zero batch dimension", _EM, (B, N)), _batch((0, 5), (0, 3))),
+    (AtlasCondition("zero-batch", "a zero batch dimension", _EM, (B, N)), _batch((0, 5), (0, 3))),
     (
-        Condition("empty-axis-scalar-oob", "a 0-d (ND: one-coordinate) index into an empty last axis", _EM, (F, B, N)),
+        AtlasCondition(
+            "empty-axis-scalar-oob", "a 0-d (ND: one-coordinate) index into an empty last axis", _EM, (F, B, N)
+        ),
         _by_class(
             {
                 F: _Spec((0,), (), put=_const(1)),
@@ -314,19 +320,19 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
         ),
     ),
     (
-        Condition("empty-outer-scalar", "a 0-d index in range, an empty outer dimension", _EM, (B,)),
+        AtlasCondition("empty-outer-scalar", "a 0-d index in range, an empty outer dimension", _EM, (B,)),
         _by_class({B: _Spec((0, 2), (), 1, put=_const(1))}),
     ),
     (
-        Condition("data-0d", "0-d data", _R, ALL),
+        AtlasCondition("data-0d", "0-d data", _R, ALL),
         _by_class({E: _Spec((), (), 0), F: _Spec((), (2,)), B: _Spec((), (1,), 0), N: _Spec((), (1, 1))}),
     ),
     (
-        Condition("index-0d", "a 0-d index", _R, ALL),
+        AtlasCondition("index-0d", "a 0-d index", _R, ALL),
         _by_class({E: _Spec((5,), (), 0), F: _Spec((2, 3), ()), B: _Spec((2, 5, 2), (), 1), N: _Spec((5, 4), ())}),
     ),
     (
-        Condition("index-rank-high", "indices of a higher rank than the op documents", _R, ALL),
+        AtlasCondition("index-rank-high", "indices of a higher rank than the op documents", _R, ALL),
         _by_class(
             {
                 E: _Spec((2, 5, 2), (2, 3, 2, 1), 1),
@@ -336,66 +342,69 @@ _ROWS: tuple[tuple[Condition, Build], ...] = (
             }
         ),
     ),
-    (Condition("rank-7", "data of rank 7", _R, ALL), _high_rank(7)),
-    (Condition("rank-8", "data of rank 8", _R, ALL), _high_rank(8)),
-    (Condition("rank-9", "data of rank 9", _R, ALL), _high_rank(9)),
-    (Condition("rank-30", "data of rank 30, tiny sides", _R, ALL), _high_rank(30)),
-    (Condition("long-axis", "a gathered axis longer than 64 (reads past 64)", _R, ALL), _long_axis),
+    (AtlasCondition("rank-7", "data of rank 7", _R, ALL), _high_rank(7)),
+    (AtlasCondition("rank-8", "data of rank 8", _R, ALL), _high_rank(8)),
+    (AtlasCondition("rank-9", "data of rank 9", _R, ALL), _high_rank(9)),
+    (AtlasCondition("rank-30", "data of rank 30, tiny sides", _R, ALL), _high_rank(30)),
+    (AtlasCondition("long-axis", "a gathered axis longer than 64 (reads past 64)", _R, ALL), _long_axis),
     (
-        Condition("bcast-index-1", "a size-1 index dimension against a larger data dimension", _BC, (E,)),
+        AtlasCondition("bcast-index-1", "a size-1 index dimension against a larger data dimension", _BC, (E,)),
         _element((3, 5, 2), (1, 3, 2)),
     ),
     (
-        Condition("bcast-data-1", "a size-1 data dimension against a larger index dimension", _BC, (E,)),
+        AtlasCondition("bcast-data-1", "a size-1 data dimension against a larger index dimension", _BC, (E,)),
         _element((1, 5, 2), (3, 3, 2)),
     ),
     (
-        Condition("index-dim-smaller", "an index dimension smaller than the data's (not 1)", _BC, (E,)),
+        AtlasCondition("index-dim-smaller", "an index dimension smaller than the data's (not 1)", _BC, (E,)),
         _element((3, 5, 2), (2, 3, 2)),
     ),
     (
-        Condition("index-dim-larger", "an index dimension larger than the data's", _BC, (E,)),
+        AtlasCondition("index-dim-larger", "an index dimension larger than the data's", _BC, (E,)),
         _element((2, 5, 2), (3, 3, 2)),
     ),
-    (Condition("batch-equal", "batch_dims 1, equal batch dimensions", _BA, (B, N)), _batch((2, 5), (2, 3))),
-    (Condition("batch-mismatch", "batch_dims 1, batch dimensions 2 and 3", _BA, (B, N)), _batch((2, 5), (3, 3))),
+    (AtlasCondition("batch-equal", "batch_dims 1, equal batch dimensions", _BA, (B, N)), _batch((2, 5), (2, 3))),
+    (AtlasCondition("batch-mismatch", "batch_dims 1, batch dimensions 2 and 3", _BA, (B, N)), _batch((2, 5), (3, 3))),
     (
-        Condition("batch-multiple", "batch_dims 1, an index batch twice the data batch", _BA, (B, N)),
+        AtlasCondition("batch-multiple", "batch_dims 1, an index batch twice the data batch", _BA, (B, N)),
         _batch((2, 5), (4, 3)),
     ),
-    (Condition("batch-data-1", "batch_dims 1, a data batch of 1", _BA, (B, N)), _batch((1, 5), (3, 3))),
-    (Condition("batch-negative", "batch_dims -1", _BA, (B, N)), _batch((2, 5), (2, 3), b=-1)),
-    (Condition("batch-above-axis", "batch_dims 1 greater than axis 0", _BA, (B,)), _batch((2, 5), (2, 3), axis=0)),
-    (Condition("k-zero", "indices.shape[-1] of 0", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 0))})),
-    (Condition("k-full", "indices.shape[-1] of the full rank", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 2))})),
-    (Condition("axis-minus-r", "axis -r", _A, (E, B)), _moved(-3)),
-    (Condition("axis-minus-1", "axis -1", _A, (E, B)), _moved(-1)),
-    (Condition("axis-r-minus-1", "axis r - 1", _A, (E, B)), _moved(2)),
-    (Condition("axis-r", "axis r (out of range)", _A, (E, B)), _moved(3)),
-    (Condition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B)), _moved(-4)),
-    *((Condition(f"index-{d}", f"{d} indices", _D, ALL), _base(index_dtype=d)) for d in INDEX_DTYPES),
-    (Condition("index-bool", "bool indices (bad input)", _D, ALL), _base(index_dtype="bool")),
-    (Condition("index-float", "float32 indices (bad input)", _D, ALL), _base(index_dtype="float32")),
-    *((Condition(f"data-{d}", f"{d} data", _D, ALL), _base(data_dtype=d)) for d in DATA_DTYPES),
-    (Condition("data-nan-payloads", "float32 NaN data with distinct payloads and signs", _D, ALL), _base(data="nan")),
+    (AtlasCondition("batch-data-1", "batch_dims 1, a data batch of 1", _BA, (B, N)), _batch((1, 5), (3, 3))),
+    (AtlasCondition("batch-negative", "batch_dims -1", _BA, (B, N)), _batch((2, 5), (2, 3), b=-1)),
+    (AtlasCondition("batch-above-axis", "batch_dims 1 greater than axis 0", _BA, (B,)), _batch((2, 5), (2, 3), axis=0)),
+    (AtlasCondition("k-zero", "indices.shape[-1] of 0", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 0))})),
+    (AtlasCondition("k-full", "indices.shape[-1] of the full rank", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 2))})),
+    (AtlasCondition("axis-minus-r", "axis -r", _A, (E, B)), _moved(-3)),
+    (AtlasCondition("axis-minus-1", "axis -1", _A, (E, B)), _moved(-1)),
+    (AtlasCondition("axis-r-minus-1", "axis r - 1", _A, (E, B)), _moved(2)),
+    (AtlasCondition("axis-r", "axis r (out of range)", _A, (E, B)), _moved(3)),
+    (AtlasCondition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B)), _moved(-4)),
+    *((AtlasCondition(f"index-{d}", f"{d} indices", _D, ALL), _base(index_dtype=d)) for d in INDEX_DTYPES),
+    (AtlasCondition("index-bool", "bool indices (bad input)", _D, ALL), _base(index_dtype="bool")),
+    (AtlasCondition("index-float", "float32 indices (bad input)", _D, ALL), _base(index_dtype="float32")),
+    *((AtlasCondition(f"data-{d}", f"{d} data", _D, ALL), _base(data_dtype=d)) for d in DATA_DTYPES),
     (
-        Condition("data-nan-payloads-bf16", "bfloat16 NaN data with distinct payloads and signs", _D, ALL),
+        AtlasCondition("data-nan-payloads", "float32 NaN data with distinct payloads and signs", _D, ALL),
+        _base(data="nan"),
+    ),
+    (
+        AtlasCondition("data-nan-payloads-bf16", "bfloat16 NaN data with distinct payloads and signs", _D, ALL),
         _base(data="nan", data_dtype="bfloat16"),
     ),
-    (Condition("data-negative-zero", "float32 data of -0.0 and 0.0", _D, ALL), _base(data="-0")),
-    (Condition("layout-strided", "non-contiguous (every other element)", _L, ALL), _base(layout="strided")),
-    (Condition("layout-negative-stride", "a negative stride", _L, ALL), _base(layout="negative-stride")),
-    (Condition("layout-fortran", "Fortran order", _L, ALL), _base(layout="fortran")),
-    (Condition("layout-broadcast", "a stride-0 broadcast view", _L, ALL), _base(layout="broadcast")),
+    (AtlasCondition("data-negative-zero", "float32 data of -0.0 and 0.0", _D, ALL), _base(data="-0")),
+    (AtlasCondition("layout-strided", "non-contiguous (every other element)", _L, ALL), _base(layout=Layout.STRIDED)),
+    (AtlasCondition("layout-negative-stride", "a negative stride", _L, ALL), _base(layout=Layout.NEGATIVE_STRIDE)),
+    (AtlasCondition("layout-fortran", "Fortran order", _L, ALL), _base(layout=Layout.FORTRAN)),
+    (AtlasCondition("layout-broadcast", "a stride-0 broadcast view", _L, ALL), _base(layout=Layout.BROADCAST)),
 )
 
-CONDITIONS: tuple[Condition, ...] = tuple(c for c, _ in _ROWS)
+CONDITIONS: tuple[AtlasCondition, ...] = tuple(c for c, _ in _ROWS)
 """Every condition, in the atlas's row order."""
 _BUILD: dict[str, Build] = {c.key: b for c, b in _ROWS}
 _ORDER = {c.key: i for i, c in enumerate(CONDITIONS)}
 
 
-def condition(key: str) -> Condition:
+def condition(key: str) -> AtlasCondition:
     """The condition named ``key`` (a KeyError naming the known ones otherwise)."""
     for c in CONDITIONS:
         if c.key == key:
@@ -442,13 +451,13 @@ def _data(s: _Spec) -> np.ndarray:
     return data_values(s.data_dtype, s.data_shape, 0)
 
 
-def _layout(a: np.ndarray, layout: str) -> np.ndarray:
+def _layout(a: np.ndarray, layout: Layout) -> np.ndarray:
     """``a``'s values in ``layout``: ``strided`` / ``fortran`` (as drawn cases),
     ``negative-stride`` (a reversed view of a reversed copy), ``broadcast`` (a
     stride-0 view along the last dimension longer than 1; its values repeat)."""
-    if layout == "negative-stride" and a.ndim:
+    if layout is Layout.NEGATIVE_STRIDE and a.ndim:
         return np.flip(np.flip(a, -1).copy(), -1)
-    if layout == "broadcast":
+    if layout is Layout.BROADCAST:
         long = [d for d in range(a.ndim) if a.shape[d] > 1]
         if long:
             d = long[-1]
@@ -466,7 +475,7 @@ def _probe(key: str, eq: EqClass, s: _Spec, mode: int) -> Probe:
         s.batch_dims,
         s.data_dtype,
         s.index_dtype,
-        "in-range",
+        Regime.IN_RANGE,
         bool(s.data),
         s.layout,
         mode,

@@ -13,7 +13,7 @@ other choice.
   block and ND pairs share their ``batch_dims`` leading dimensions; about one
   draw in eight deliberately breaks the class's preconditions (rank mismatch,
   non-broadcastable or larger dimensions, unequal batch dimensions);
-* index regimes (:data:`REGIMES`): in range, negative in range, out of range
+* index regimes (:data:`~conformance.core.vocabulary.REGIMES`): in range, negative in range, out of range
   above, below ``-size``, the index dtype's extremes, empty;
 * data: every catalog dtype, values unique across the tensor (as far as the
   dtype has values), optionally NaN with distinct payloads, ``-0.0`` and inf;
@@ -23,7 +23,7 @@ other choice.
 
 >>> from hypothesis import find
 >>> cc = find(class_cases((EqClass.BLOCK,)), lambda c: c.regime == "oob-above" and len(c.data_shape) == 2)
->>> cc.eq_class.value, len(cc.data_shape), cc.regime
+>>> cc.eq_class.value, len(cc.data_shape), str(cc.regime)
 ('block gather', 2, 'oob-above')
 """
 
@@ -34,8 +34,9 @@ import math
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 
-from conformance.cases.class_case import LAYOUTS, REGIMES, ClassCase, Shape, valid_axis
+from conformance.cases.class_case import ClassCase, Shape, valid_axis
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
+from conformance.core.vocabulary import DRAWN_LAYOUTS, REGIMES, Layout, Regime
 from conformance.spec.catalog import specs
 from conformance.spec.plans import EqClass
 
@@ -169,7 +170,7 @@ def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass
     """A :class:`ClassCase` of one of ``eq_classes`` (see the module docstring).
 
     >>> from hypothesis import find
-    >>> find(class_cases((EqClass.ND,)), lambda c: c.regime == "negative").index_dtype
+    >>> find(class_cases((EqClass.ND,)), lambda c: c.regime is Regime.NEGATIVE).index_dtype
     'int8'
     """
     eq_class = draw(st.sampled_from(eq_classes))
@@ -186,14 +187,14 @@ def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass
     if eq_class is not EqClass.FLAT and axis is not None and draw(st.integers(0, 7)) == 0:
         data = _long_axis(data, axis, draw(st.integers(*LONG_AXIS)))
     regime = draw(st.sampled_from(REGIMES))
-    if regime == "empty" and idx and 0 not in idx:
+    if regime is Regime.EMPTY and idx and 0 not in idx:
         d = draw(st.integers(0, len(idx) - 1 if eq_class is not EqClass.ND else max(len(idx) - 2, 0)))
         idx = idx[:d] + (0,) + idx[d + 1 :]
-    pool = SIGNED_INDEX if regime in ("negative", "oob-below") else INDEX_DTYPES
+    pool = SIGNED_INDEX if regime in (Regime.NEGATIVE, Regime.OOB_BELOW) else INDEX_DTYPES
     index_dtype = draw(st.sampled_from(COMMON_INDEX)) if draw(st.booleans()) else draw(st.sampled_from(pool))
     data_dtype = draw(st.sampled_from(_class_dtypes(eq_class)))
     special = as_dtype(data_dtype).kind in "fcV" and draw(st.integers(0, 3)) == 0
-    layout = draw(st.sampled_from(LAYOUTS)) if draw(st.integers(0, 4)) == 0 else "contiguous"
+    layout = draw(st.sampled_from(DRAWN_LAYOUTS)) if draw(st.integers(0, 4)) == 0 else Layout.CONTIGUOUS
     mode = draw(st.integers(0, MODES - 1))
     seed = draw(st.integers(0, 2**16))
     return ClassCase(eq_class, data, idx, axis, b, data_dtype, index_dtype, regime, special, layout, mode, seed)

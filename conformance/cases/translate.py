@@ -39,6 +39,7 @@ import numpy as np
 from conformance.cases.class_case import ClassCase, axis_sizes, index_regime, materialize
 from conformance.core.arrays import dtype_family
 from conformance.core.case import Case, CaseTags
+from conformance.core.vocabulary import Flag, Pattern
 from conformance.spec.catalog import OpSpec, specs
 from conformance.spec.plans import EqClass
 
@@ -94,28 +95,29 @@ def op_attrs(cc: ClassCase, s: OpSpec) -> dict[str, Any] | None:
     return attrs
 
 
-def broadcast_pattern(cc: ClassCase) -> str | None:
+def broadcast_pattern(cc: ClassCase) -> Pattern | None:
     """How an element case's non-axis dimensions relate: ``same-shape``,
     ``bcast`` (some size-1 dimension stretches), ``window`` (indices smaller),
     ``mismatch`` (rank or sizes violate every rule); None for other classes.
 
-    >>> broadcast_pattern(ClassCase(EqClass.ELEMENT, (2, 3), (1, 3), 1, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0))
-    'bcast'
+    >>> cc = ClassCase(EqClass.ELEMENT, (2, 3), (1, 3), 1, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0)
+    >>> broadcast_pattern(cc)
+    <Pattern.BCAST: 'bcast'>
     """
     if cc.eq_class is not EqClass.ELEMENT:
         return None
     d, i = cc.data_shape, cc.index_shape
     if len(d) != len(i):
-        return "mismatch"
+        return Pattern.MISMATCH
     axis = cc.axis % len(d) if d and cc.axis is not None and -len(d) <= cc.axis < len(d) else None
     pairs = [(a, b) for k, (a, b) in enumerate(zip(d, i)) if k != axis]
     if all(a == b for a, b in pairs):
-        return "same-shape"
+        return Pattern.SAME_SHAPE
     if all(a == b or a == 1 or b == 1 for a, b in pairs):
-        return "bcast"
+        return Pattern.BCAST
     if all(b <= a for a, b in pairs):
-        return "window"
-    return "mismatch"
+        return Pattern.WINDOW
+    return Pattern.MISMATCH
 
 
 def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> CaseTags:
@@ -127,13 +129,13 @@ def case_tags(cc: ClassCase, data: np.ndarray, indices: np.ndarray) -> CaseTags:
     """
     flags = set()
     if data.size == 0:
-        flags.add("empty-data")
+        flags.add(Flag.EMPTY_DATA)
     if data.ndim == 0 or indices.ndim == 0:
-        flags.add("0-d")
+        flags.add(Flag.ZERO_D)
     if cc.batch_dims > 0:
-        flags.add("batch_dims>0")
+        flags.add(Flag.BATCH_DIMS)
     if not (data.flags.c_contiguous and indices.flags.c_contiguous) and math.prod(data.shape) > 1:
-        flags.add("non-contiguous")
+        flags.add(Flag.NON_CONTIGUOUS)
     regime = index_regime(indices, axis_sizes(cc))
     return CaseTags(regime, indices.dtype.name, dtype_family(data.dtype), broadcast_pattern(cc), frozenset(flags))
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from conformance.core.arrays import as_dtype
+from conformance.core.vocabulary import Layout
 
 Shape = tuple[int, ...]
 
@@ -79,17 +80,17 @@ def data_values(name: str, shape: Shape, seed: int, special: bool = False) -> np
     return out.reshape(shape)
 
 
-def with_layout(a: np.ndarray, layout: str) -> np.ndarray:
+def with_layout(a: np.ndarray, layout: Layout) -> np.ndarray:
     """The same values in another memory layout (a view of a larger buffer for
     ``strided``; column-major for ``fortran``).
 
-    >>> with_layout(np.arange(6).reshape(2, 3), "strided").flags.c_contiguous
+    >>> with_layout(np.arange(6).reshape(2, 3), Layout.STRIDED).flags.c_contiguous
     False
     """
-    if layout == "strided" and a.ndim and a.size:
+    if layout is Layout.STRIDED and a.ndim and a.size:
         buf = np.zeros(a.shape[:-1] + (2 * a.shape[-1],), dtype=a.dtype)
         buf[..., ::2] = a
         return buf[..., ::2]
-    if layout == "fortran" and a.ndim:  # np.asfortranarray makes a 0-d array 1-d
+    if layout is Layout.FORTRAN and a.ndim:  # np.asfortranarray makes a 0-d array 1-d
         return np.asfortranarray(a)
     return a

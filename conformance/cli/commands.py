@@ -36,6 +36,7 @@ from conformance.cli.selection import (
     writable_dir,
 )
 from conformance.core.oracle import Oracle, OracleInfo
+from conformance.core.vocabulary import FindingStatus, GateProblem
 from conformance.execution import registry
 from conformance.execution.environment import describe, run_facts
 from conformance.gate import baseline as bl
@@ -151,7 +152,7 @@ def _entries(baseline: Path | None) -> list[bl.Entry]:
         raise UsageError(f"--baseline: {exc}") from None
 
 
-def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.Entry], list[str]]:
+def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.Entry], list[GateProblem]]:
     entries = _entries(baseline)
     return bl.annotated(result, entries), entries, bl.check(result, entries)
 
@@ -163,12 +164,14 @@ def _write_report(result: RunResult, out: Path) -> Path:
     return build_report([result], out)
 
 
-def _finish(result: RunResult, baseline: Path | None, out: Path, junit: Path | None) -> tuple[RunResult, list[str]]:
+def _finish(
+    result: RunResult, baseline: Path | None, out: Path, junit: Path | None
+) -> tuple[RunResult, list[GateProblem]]:
     annotated, entries, problems = _gate(result, baseline)
     report = _write_report(annotated, out)
     if junit is not None:
         junit.write_text(junit_xml(annotated, entries, problems), encoding="utf-8")
-    new = [f for f in annotated.findings if f.status == "new"]
+    new = [f for f in annotated.findings if f.status is FindingStatus.NEW]
     print(closing_summary(annotated, new, str(report), problems))
     return annotated, problems
 
@@ -186,7 +189,7 @@ def check(plan: CampaignPlan, *, stop: threading.Event, baseline: Path | None, j
     return _verdict(problems)
 
 
-def _verdict(problems: list[str]) -> int:
+def _verdict(problems: list[GateProblem]) -> int:
     print(f"gate: {'FAIL' if problems else 'pass'} ({len(problems)} problems against the baseline)")
     return GATE_FAILS if problems else OK
 

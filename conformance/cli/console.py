@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from conformance.core.vocabulary import GateFailure, GateProblem, RunStatus
 from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
 
@@ -103,19 +104,22 @@ def finding_line(f: Finding, changed: bool = False) -> str:
     return f"  {'CHANGED' if changed else f.status.upper():<7} {f.count:>5}x  {f.signature.words()}"
 
 
-def closing_summary(result: RunResult, new: Sequence[Finding], report: str, problems: Sequence[str] = ()) -> str:
+def closing_summary(
+    result: RunResult, new: Sequence[Finding], report: str, problems: Sequence[GateProblem] = ()
+) -> str:
     """The last lines of a run: figures, then only the new findings (known
     ones counted), then other problems, then the report's path."""
     runs = sum(result.cases.values())
     known = len(result.findings) - len(new)
-    head = f"{runs} oracle runs in {result.seconds:.1f} s · {len(result.findings)} findings ({len(new)} new, {known} known)"
+    found = f"{len(result.findings)} findings ({len(new)} new, {known} known)"
+    head = f"{runs} oracle runs in {result.seconds:.1f} s · {found}"
     lines = [f"{head} · {result.raw_discrepancies} raw discrepancies"]
-    if result.status != "complete":
+    if result.status is not RunStatus.COMPLETE:
         lines.append(f"run {result.status}: results are partial")
     if new:
         lines.append("new findings (status, raw examples, signature):")
         lines += [finding_line(f) for f in new]
-    others = [p for p in problems if not p.startswith("new: ")]
+    others = [str(p) for p in problems if p.kind is not GateFailure.NEW]
     lines += [f"  {p}" for p in others]
     if problems:
         lines.append(f"{len(problems)} differences from the baseline (`gather-conformance check` fails on them)")

@@ -11,10 +11,11 @@ report and what it means. One table; the report's CSS is generated from it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+
+from conformance.core.word import Word
 
 
-class Behaviour(str, Enum):
+class Behaviour(Word):
     """What an oracle did on a case, in the words of the report."""
 
     CONFORMS = "conforms"
@@ -35,6 +36,8 @@ class Behaviour(str, Enum):
     CRASH = "crash"
     TIMEOUT = "timeout"
     UNSUPPORTED = "not supported"
+    HARNESS_ERROR = "harness error"
+    """The suite itself failed on the case (its reference or judge raised): never the framework's doing."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.TIMEOUT: Look(6, "#d7ccc8", "#3e2723", "gave no answer within the time limit"),
     Behaviour.PROTOCOL: Look(
         6, "#d7ccc8", "#3e2723", "the oracle answered something that is not an array (a harness fault)"
+    ),
+    Behaviour.HARNESS_ERROR: Look(
+        6, "#d7ccc8", "#3e2723", "the suite itself failed on the case (a bug of ours, reported)"
     ),
     Behaviour.INTERNAL: Look(
         7, "#f8c9c4", "#8e0000", "raised an internal error (an assert, an overflow, a division by zero)", bold=True

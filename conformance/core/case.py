@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.encoding import decode_array, encode_array
+from conformance.core.vocabulary import Flag, Pattern, Regime
 
 
 @dataclass(frozen=True, order=True)
@@ -59,32 +60,38 @@ class OpKey:
 class CaseTags:
     """What a translated case is, as the campaign classifies it.
 
-    >>> t = CaseTags("oob-above", "int8", "float", "bcast", frozenset({"0-d"}))
+    >>> t = CaseTags(Regime.OOB_ABOVE, "int8", "float", Pattern.BCAST, frozenset({Flag.ZERO_D}))
     >>> t.words()
     'oob-above, idx:int8, data:float, bcast, 0-d'
     >>> CaseTags.from_json(t.to_json()) == t
     True
     """
 
-    regime: str
+    regime: Regime
     index_dtype: str
     data_family: str
-    pattern: str | None = None
+    pattern: Pattern | None = None
     """How an element case's other dimensions relate (same-shape, bcast, window, mismatch)."""
-    flags: frozenset[str] = frozenset()
+    flags: frozenset[Flag] = frozenset()
     """Structural facts: ``empty-data``, ``0-d``, ``batch_dims>0``, ``non-contiguous``."""
 
+    def __post_init__(self) -> None:
+        """Words given as plain strings become vocabulary members (a ValueError for an unknown one)."""
+        object.__setattr__(self, "regime", Regime(self.regime))
+        object.__setattr__(self, "pattern", Pattern(self.pattern) if self.pattern is not None else None)
+        object.__setattr__(self, "flags", frozenset(Flag(f) for f in self.flags))
+
     def words(self) -> str:
-        parts = [self.regime, f"idx:{self.index_dtype}", f"data:{self.data_family}"]
-        return ", ".join(parts + ([self.pattern] if self.pattern else []) + sorted(self.flags))
+        parts = [self.regime.value, f"idx:{self.index_dtype}", f"data:{self.data_family}"]
+        return ", ".join(parts + ([self.pattern.value] if self.pattern else []) + sorted(f.value for f in self.flags))
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "regime": self.regime,
+            "regime": self.regime.value,
             "index_dtype": self.index_dtype,
             "data_family": self.data_family,
-            "pattern": self.pattern,
-            "flags": sorted(self.flags),
+            "pattern": self.pattern.value if self.pattern else None,
+            "flags": sorted(f.value for f in self.flags),
         }
 
     @classmethod

@@ -14,13 +14,17 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from conformance.core.case import Case
+from conformance.core.case import Case, CaseLike
 from conformance.core.outcome import Outcome
 
 
 @dataclass(frozen=True)
 class OracleInfo:
-    """The facts a result is worthless without.
+    """The facts a result is worthless without: name, framework, version,
+    device, execution mode, the catalog ops it runs; ``bits`` 32 where the
+    framework documents that 64-bit inputs become 32-bit (JAX with x64 off);
+    ``compiles`` where its first call of each op, attributes and shape
+    signature is a compilation (``torch.compile``, XLA, ``tf.function``).
 
     >>> OracleInfo.from_json(OracleInfo("n", "f", "1", "cpu", "eager", ("a.b",)).to_json()).ops
     ('a.b',)
@@ -32,7 +36,8 @@ class OracleInfo:
     device: str
     mode: str
     ops: tuple[str, ...] = field(default_factory=tuple)
-    bits: int = 64  # 32 where the framework documents that 64-bit inputs become 32-bit (JAX with x64 off)
+    bits: int = 64
+    compiles: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "ops": list(self.ops)}
@@ -41,6 +46,27 @@ class OracleInfo:
     def from_json(cls, d: Mapping[str, Any]) -> OracleInfo:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known and k != "ops"}, ops=tuple(d.get("ops", ())))
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What an oracle can promise, declared rather than guessed from its name:
+
+    * ``compiles``: its first call of each shape signature compiles (and so
+      needs warm-up time outside a case's time limit);
+    * ``isolated``: it runs cases in a worker process, so that a crash is an
+      outcome and never the caller's death;
+    * ``bounded``: a case past its time limit is a timeout outcome; an
+      unbounded oracle that hangs hangs its caller, so nothing that may hang
+      (a stored hang, a probe known to loop) is run on it.
+
+    >>> Capabilities(), Capabilities(isolated=True, bounded=True).bounded
+    (Capabilities(compiles=False, isolated=False, bounded=False), True)
+    """
+
+    compiles: bool = False
+    isolated: bool = False
+    bounded: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,6 +97,9 @@ class InProcessOracle(Protocol):
 
     def info(self) -> OracleInfo: ...
 
+    @property
+    def capabilities(self) -> Capabilities: ...
+
     def run_in_process(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Outcome: ...
 
     def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer: ...
@@ -85,6 +114,12 @@ class Oracle(Protocol):
 
     def info(self) -> OracleInfo: ...
 
-    def run_many(self, cases: Sequence[Case]) -> list[Outcome]: ...
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    def run_many(self, cases: Sequence[CaseLike], *, timeout: float | None = None) -> list[Outcome]:
+        """One outcome per case, in order; ``timeout``: each case's limit in
+        seconds (honoured only by a ``bounded`` oracle; None: its own default)."""
+        ...
 
     def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer: ...

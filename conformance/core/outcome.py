@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from enum import Enum
 from typing import Any
 
 import numpy as np
 
 from conformance.core.arrays import dtype_name
 from conformance.core.encoding import decode_array, encode_array
+from conformance.core.word import Word
 
 
-class Kind(str, Enum):
+class Kind(Word):
     """What kind of answer an oracle gave."""
 
     VALUE = "value"
@@ -35,7 +35,7 @@ class Kind(str, Enum):
     """The case never reached the framework (its worker is broken beyond restart)."""
 
 
-class ErrorClass(str, Enum):
+class ErrorClass(Word):
     """A framework's error, normalized so that errors compare across frameworks."""
 
     INDEX_OUT_OF_RANGE = "index out of range"

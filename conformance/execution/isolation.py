@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from conformance.core.case import Case, CaseLike, as_case
-from conformance.core.oracle import OracleInfo, Reproducer
+from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import Outcome
 from conformance.execution.loading import OracleUnavailable, WorkerStartError
 from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome
@@ -182,6 +182,11 @@ class IsolatedOracle:
                     self._broken = str(exc)
                     raise
             self._worker, self._info, self._facts = worker, worker.info, worker.facts
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """Isolated and bounded; compiling where its oracle says so (its worker starts to tell)."""
+        return Capabilities(compiles=self.info().compiles, isolated=True, bounded=True)
 
     def info(self) -> OracleInfo:
         """Version, device, mode and ops, as the worker's oracle reports them."""

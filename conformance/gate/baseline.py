@@ -38,6 +38,8 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from conformance.core.behaviour import Behaviour
+from conformance.core.vocabulary import FindingStatus, GateFailure, GateProblem, ReplayStatus
 from conformance.judge import rootcause
 from conformance.judge.signature import Signature
 from conformance.results.finding import Finding
@@ -92,7 +94,8 @@ class Entry:
 
     def matches(self, sig: Signature) -> bool:
         """Whether ``sig`` is this root cause (at a version in range)."""
-        if not all(fnmatchcase(getattr(sig, f), getattr(self, f)) for f in SIGNATURE_FIELDS):
+        words = sig.to_json()
+        if not all(fnmatchcase(words[f], getattr(self, f)) for f in SIGNATURE_FIELDS):
             return False
         if len(self.condition) != len(sig.tags) or not all(
             fnmatchcase(t, want) for t, want in zip(sig.tags, self.condition)
@@ -100,7 +103,7 @@ class Entry:
             return False
         return in_range(sig.version, self.versions)
 
-    def accepts(self, sig: Signature, fits: Collection[str] = ()) -> bool:
+    def accepts(self, sig: Signature, fits: Collection[Behaviour] = ()) -> bool:
         """Whether a single sighting ``sig`` (``fits``: the behaviour words
         that fit its example) is this root cause once settled
         (:func:`~conformance.judge.rootcause.settled_forms`): how a reproducer
@@ -109,7 +112,8 @@ class Entry:
 
     def describe(self) -> str:
         pol = f", policy {self.policy}" if self.policy else ""
-        return f"{self.op} on {self.oracle} {self.versions or '(any version)'}: {self.outcome}{pol}, for {', '.join(self.condition) or 'any input'}"
+        versions, condition = self.versions or "(any version)", ", ".join(self.condition) or "any input"
+        return f"{self.op} on {self.oracle} {versions}: {self.outcome}{pol}, for {condition}"
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "condition": list(self.condition), "reproducers": list(self.reproducers)}
@@ -215,7 +219,7 @@ def annotated(result: RunResult, entries: list[Entry]) -> RunResult:
         findings.append(
             replace(
                 f,
-                status="known" if entry else "new",
+                status=FindingStatus.KNOWN if entry else FindingStatus.NEW,
                 baseline_note=entry.note if entry else None,
                 baseline_link=entry.link if entry else None,
             )
@@ -223,20 +227,24 @@ def annotated(result: RunResult, entries: list[Entry]) -> RunResult:
     return replace(result, findings=findings)
 
 
-def check(result: RunResult, entries: list[Entry]) -> list[str]:
+def check(result: RunResult, entries: list[Entry]) -> list[GateProblem]:
     """Problems, one line each: ``new: ...`` per finding no entry accepts,
     ``fixed upstream: ...`` and ``changed: ...`` per replayed entry
     (``result.replay``), ``harness error: ...`` per error in the suite itself,
     and ``nothing tested`` when no oracle ran a single case. ``result`` is not changed."""
-    problems = [f"new: {f.signature.words()}" for f in result.findings if accepting(f, entries) is None]
+    problems = [
+        GateProblem(GateFailure.NEW, f.signature.words()) for f in result.findings if accepting(f, entries) is None
+    ]
     for r in result.replay:
-        if r["status"] == "fixed":
-            problems.append(f"fixed upstream: {r['entry']}: {r['detail']} (update or remove the baseline entry)")
-        elif r["status"] == "changed":
-            problems.append(f"changed: {r['entry']}: {r['detail']}")
-    problems += [f"harness error in {h.stage}: {h.error}" for h in result.harness_errors]
+        status = ReplayStatus(r["status"])
+        if status is ReplayStatus.FIXED:
+            detail = f"{r['entry']}: {r['detail']} (update or remove the baseline entry)"
+            problems.append(GateProblem(GateFailure.FIXED_UPSTREAM, detail))
+        elif status is ReplayStatus.CHANGED:
+            problems.append(GateProblem(GateFailure.CHANGED, f"{r['entry']}: {r['detail']}"))
+    problems += [GateProblem(GateFailure.HARNESS_ERROR, f"in {h.stage}: {h.error}") for h in result.harness_errors]
     if not sum(result.cases.values()):
-        problems.append("nothing tested: no oracle ran a single case")
+        problems.append(GateProblem(GateFailure.NOTHING_TESTED, "no oracle ran a single case"))
     return problems
 
 
@@ -283,15 +291,16 @@ def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
     for f in findings:
         s = f.signature
         release = (Version(s.version).release + (0,))[:2] if s.version else (0, 0)
-        note, fault = _note(s.outcome, s.policy)
+        words = s.to_json()
+        note, fault = _note(words["outcome"], words["policy"])
         entries.append(
             {
                 "op": s.op,
                 "oracle": s.oracle,
                 "device": s.device,
                 "mode": s.mode,
-                "outcome": s.outcome,
-                "policy": s.policy,
+                "outcome": words["outcome"],
+                "policy": words["policy"],
                 "condition": list(s.tags),
                 "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
                 "note": f"TODO: review. {s.oracle} {note} ({s.words()})",

@@ -13,11 +13,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from conformance.core.vocabulary import GateFailure, GateProblem, ReplayStatus
 from conformance.gate.baseline import Entry, accepting
 from conformance.results.run_result import RunResult
 
 
-def junit_xml(result: RunResult, entries: Sequence[Entry], problems: Sequence[str]) -> str:
+def junit_xml(result: RunResult, entries: Sequence[Entry], problems: Sequence[GateProblem]) -> str:
     """The XML document (see the module docstring)."""
     suite = ET.Element("testsuite", name="gather-conformance", time=f"{result.seconds:.3f}")
     failures = skipped = 0
@@ -29,17 +30,18 @@ def junit_xml(result: RunResult, entries: Sequence[Entry], problems: Sequence[st
     replayed = {r["entry"]: r for r in result.replay}
     for n, e in enumerate(entries, start=1):
         case = ET.SubElement(suite, "testcase", classname="baseline", name=f"entry {n}: {e.describe()}")
-        r = replayed.get(e.describe(), {"status": "skipped", "detail": "not replayed in this run"})
-        if r["status"] == "skipped":
+        r = replayed.get(e.describe(), {"status": ReplayStatus.SKIPPED, "detail": "not replayed in this run"})
+        status = ReplayStatus(r["status"])
+        if status is ReplayStatus.SKIPPED:
             ET.SubElement(case, "skipped", message=r["detail"])
             skipped += 1
-        elif r["status"] in ("fixed", "changed"):
-            ET.SubElement(case, "failure", message=f"{r['status']}: {r['detail']}").text = e.note
+        elif status.fails:
+            ET.SubElement(case, "failure", message=f"{status}: {r['detail']}").text = e.note
             failures += 1
     for p in problems:
-        if p.startswith(("harness error", "nothing tested")):
-            case = ET.SubElement(suite, "testcase", classname="harness", name=p[:120])
-            ET.SubElement(case, "failure", message=p)
+        if p.kind in (GateFailure.HARNESS_ERROR, GateFailure.NOTHING_TESTED):
+            case = ET.SubElement(suite, "testcase", classname="harness", name=str(p)[:120])
+            ET.SubElement(case, "failure", message=str(p))
             failures += 1
     suite.set("tests", str(len(suite)))
     suite.set("failures", str(failures))

@@ -33,13 +33,13 @@ from typing import Any
 
 import pytest
 
-from conformance.campaign.atlas_runner import limited
-from conformance.campaign.dispatch import dispatch
 from conformance.campaign.settings import PROBE_TIMEOUT_S
 from conformance.cases.probes import all_probes, cases_of
+from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.execution import registry
+from conformance.execution.fanout import Limited, run_on_all
 from conformance.gate import baseline as bl
 from conformance.judge import rootcause
 from conformance.judge.judged import judged_alone
@@ -109,13 +109,12 @@ class _Oracles:
 _ORACLES = _Oracles()
 
 
-def _run(oracle: Oracle, cases: list[Case]) -> Iterator[tuple[Signature | None, frozenset[str]]]:
+def _run(oracle: Oracle, cases: list[Case]) -> Iterator[tuple[Signature | None, frozenset[Behaviour]]]:
     """Each case judged on the oracle: its signature (``None`` when it
     conforms) and the behaviour words that fit its answer."""
     info = oracle.info()
-    for case, got in zip(
-        cases, dispatch([limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases}).get(oracle.name, [])
-    ):
+    answers = run_on_all([Limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases})
+    for case, got in zip(cases, answers.get(oracle.name, [])):
         j = judged_alone(case, info, got)
         yield None if j.verdict.conforms else j.signature(), j.words()
 

@@ -6,70 +6,54 @@ its root cause; ``fixed`` when each of them now conforms (fixed upstream:
 the gate fails until the entry is removed or its version range ends);
 ``changed`` when one shows another root cause (the behaviour changed: the
 gate fails); ``skipped`` when no oracle here matches its oracle at a version
-in its range, or marked not ``standalone`` (listed, never a failure). Nothing here depends on a seed: the
-reproducers are exact inputs and attributes.
+in its range, or marked not ``standalone`` (listed, never a failure).
+Nothing here depends on a seed: the reproducers are exact inputs and attributes.
 
 >>> import numpy as np
 >>> from conformance.gate.baseline import Entry
 >>> from conformance.core.case import Case, CaseTags
->>> from conformance.core.oracle import OracleInfo
+>>> from conformance.core.oracle import Capabilities, OracleInfo
 >>> from conformance.core.outcome import Outcome
 >>> class Clip:  # an oracle whose numpy.take clamps where the docs say raise
 ...     name = "clip"
+...     capabilities = Capabilities()
 ...     def info(self): return OracleInfo("clip", "numpy", "1.0", "cpu", "eager", ("numpy.take",))
-...     def run_many(self, cases): return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
+...     def run_many(self, cases, *, timeout=None):
+...         return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
 >>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
 >>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", condition=("bad index",),
 ...           versions=">=1", reproducers=(case.to_json(),))
->>> [(r.status, r.detail) for r in replay([e], [Clip()])]
+>>> [(str(r.status), r.detail) for r in replay([e], [Clip()])]
 [('reproduces', '1 of 1 reproducers show it on clip 1.0')]
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
-from conformance.campaign.atlas_runner import limited
-from conformance.campaign.dispatch import dispatch
 from conformance.campaign.settings import PROBE_TIMEOUT_S
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
+from conformance.core.vocabulary import FAULTS, ReplayStatus
+from conformance.execution.fanout import Limited, run_on_all
 from conformance.gate.baseline import Entry, in_range
 from conformance.judge import rootcause
 from conformance.judge.judged import judged_alone
 
-STATUSES = ("reproduces", "fixed", "changed", "skipped")
-FAULTS = ("timeout", "crash")
-"""Outcomes replayed only on isolated oracles (a worker with a time limit)."""
-
-
-def _has_time_limit(oracle: Oracle) -> bool:
-    """Whether the oracle runs cases in a worker with a time limit (an isolated oracle)."""
-    try:
-        return "timeout" in inspect.signature(oracle.run_many).parameters
-    except (TypeError, ValueError):
-        return False
-
 
 @dataclass(frozen=True)
 class Replayed:
-    """One entry's replay: its status (:data:`STATUSES`) and what was seen."""
+    """One entry's replay: its status and what was seen."""
 
     entry: Entry
-    status: str
+    status: ReplayStatus
     detail: str
 
-    @property
-    def fails(self) -> bool:
-        """The gate fails on a fixed or changed entry."""
-        return self.status in ("fixed", "changed")
-
     def to_json(self) -> dict[str, Any]:
-        return {"entry": self.entry.describe(), "status": self.status, "detail": self.detail}
+        return {"entry": self.entry.describe(), "status": self.status.value, "detail": self.detail}
 
 
 def _oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
@@ -86,7 +70,7 @@ def _oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
 def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed]:
     """Every entry replayed (see the module docstring), in entry order."""
     infos = {o.name: o.info() for o in oracles}
-    bounded = {o.name for o in oracles if _has_time_limit(o)}
+    bounded = {o.name for o in oracles if o.capabilities.bounded}
     plan: list[tuple[int, str, Case]] = []
     for n, entry in enumerate(entries):
         if not entry.standalone:
@@ -98,27 +82,21 @@ def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed
     batches: dict[str, list[Case]] = {}
     for _, name, case in plan:
         batches.setdefault(name, []).append(case)
-    runners = [
-        limited(o, PROBE_TIMEOUT_S) for o in oracles
-    ]  # the limit a hang was found under (conformance.campaign.settings)
-    answers = {name: iter(outs) for name, outs in dispatch(runners, batches).items()}
-    seen: dict[int, list[tuple[str, str]]] = {}
+    runners = [Limited(o, PROBE_TIMEOUT_S) for o in oracles]  # the limit a hang was found under
+    answers = {name: iter(outs) for name, outs in run_on_all(runners, batches).items()}
+    seen: dict[int, list[tuple[ReplayStatus, str]]] = {}
     for n, name, case in plan:
         j = judged_alone(case, infos[name], next(answers[name]))
-        kind = (
-            "fixed"
-            if j.verdict.conforms
-            else "reproduces"
-            if entries[n].accepts(j.signature(), j.words())
-            else "changed"
-        )
-        seen.setdefault(n, []).append(
-            (kind, f"{name} {infos[name].version}" if kind != "changed" else j.signature().words())
-        )
+        if j.verdict.conforms:
+            kind = ReplayStatus.FIXED
+        else:
+            kind = ReplayStatus.REPRODUCES if entries[n].accepts(j.signature(), j.words()) else ReplayStatus.CHANGED
+        where = f"{name} {infos[name].version}" if kind is not ReplayStatus.CHANGED else j.signature().words()
+        seen.setdefault(n, []).append((kind, where))
     return [_status(entry, seen.get(n, [])) for n, entry in enumerate(entries)]
 
 
-def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
+def _status(entry: Entry, seen: list[tuple[ReplayStatus, str]]) -> Replayed:
     if not seen:
         why = (
             "no reproducer stored"
@@ -129,15 +107,14 @@ def _status(entry: Entry, seen: list[tuple[str, str]]) -> Replayed:
             why = "not standalone: it shows only after other cases ran in the same process"
         if entry.reproducers and entry.outcome in FAULTS:
             why += " (a hang or crash is replayed only by an isolated oracle)"
-        return Replayed(entry, "skipped", why)
+        return Replayed(entry, ReplayStatus.SKIPPED, why)
     kinds = [k for k, _ in seen]
-    if "changed" in kinds:
-        return Replayed(entry, "changed", "now: " + "; ".join(sorted({w for k, w in seen if k == "changed"})))
-    if "reproduces" not in kinds:
-        return Replayed(entry, "fixed", f"every reproducer now conforms on {', '.join(sorted({w for _, w in seen}))}")
-    hits = kinds.count("reproduces")
-    return Replayed(
-        entry,
-        "reproduces",
-        f"{hits} of {len(kinds)} reproducers show it on {', '.join(sorted({w for k, w in seen if k == 'reproduces'}))}",
-    )
+    words = {status: sorted({w for k, w in seen if k is status}) for status in ReplayStatus}
+    if ReplayStatus.CHANGED in kinds:
+        return Replayed(entry, ReplayStatus.CHANGED, "now: " + "; ".join(words[ReplayStatus.CHANGED]))
+    if ReplayStatus.REPRODUCES not in kinds:
+        on = ", ".join(sorted({w for _, w in seen}))
+        return Replayed(entry, ReplayStatus.FIXED, f"every reproducer now conforms on {on}")
+    hits = kinds.count(ReplayStatus.REPRODUCES)
+    on = ", ".join(words[ReplayStatus.REPRODUCES])
+    return Replayed(entry, ReplayStatus.REPRODUCES, f"{hits} of {len(kinds)} reproducers show it on {on}")

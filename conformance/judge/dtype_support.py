@@ -39,35 +39,36 @@ import numpy as np
 
 from conformance.core.arrays import dtype_name
 from conformance.core.outcome import ErrorClass, Kind
+from conformance.core.vocabulary import DtypeArg, MismatchKind, Regime, Support
 from conformance.judge.judged import Judged
 from conformance.judge.rootcause import rejected_dtype
 from conformance.judge.verdict import DtypeStatus
 from conformance.spec.catalog import spec
 
-DtypeKey = tuple[str, str, str, str]
-"""(op key, oracle, "data" or "index", dtype name)."""
+DtypeKey = tuple[str, str, DtypeArg, str]
+"""(op key, oracle, argument, dtype name)."""
 
-WRONG_OUTCOMES = ("wrong value", "wrong dtype", "wrong shape")
+WRONG_OUTCOMES = frozenset({MismatchKind.WRONG_VALUE, MismatchKind.WRONG_DTYPE, MismatchKind.WRONG_SHAPE})
 
 
-def _statuses(j: Judged) -> list[tuple[str, str]]:
-    """``(arg, status)`` pairs one judgement is evidence of."""
+def _statuses(j: Judged) -> list[tuple[DtypeArg, str]]:
+    """``(arg, status words)`` pairs one judgement is evidence of."""
     got, case = j.outcome, j.case
     status = DtypeStatus.of(case)
     if got.kind is Kind.UNSUPPORTED:
-        arg = "index" if "indices dtype" in (got.message or "") else "data"
-        return [(arg, "cannot hold")]
+        arg = DtypeArg.INDEX if f"{DtypeArg.INDEX} dtype" in (got.reason or "") else DtypeArg.DATA
+        return [(arg, Support.CANNOT_HOLD.words())]
     if got.kind is Kind.VALUE:
-        wrong = j.verdict.outcome in WRONG_OUTCOMES and case.tags is not None and case.tags.regime == "in-range"
-        return [("data", "wrong" if wrong else "accepted"), ("index", "wrong" if wrong else "accepted")]
+        in_range = case.tags is not None and case.tags.regime is Regime.IN_RANGE
+        support = Support.WRONG if j.verdict.outcome.kind in WRONG_OUTCOMES and in_range else Support.ACCEPTED
+        return [(DtypeArg.DATA, support.words()), (DtypeArg.INDEX, support.words())]
     if got.kind is not Kind.ERROR:
         return []
     if got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
-        arg = "index" if rejected_dtype(case, got).startswith("index:") else "data"
-        return [(arg, f"rejected ({ErrorClass.DTYPE_UNSUPPORTED.value})")]
+        return [(rejected_dtype(case, got)[0], Support.REJECTED.words(ErrorClass.DTYPE_UNSUPPORTED))]
     if j.reference.kind is Kind.VALUE and not status.documented and got.error_class is not ErrorClass.INTERNAL:
-        cls = got.error_class.value if got.error_class else "other"
-        return [(arg, f"rejected ({cls})") for arg, ok in (("data", status.data), ("index", status.index)) if not ok]
+        rejected = Support.REJECTED.words(got.error_class)
+        return [(arg, rejected) for arg, ok in ((DtypeArg.DATA, status.data), (DtypeArg.INDEX, status.index)) if not ok]
     return []
 
 
@@ -78,7 +79,10 @@ class DtypeSupport:
     cells: dict[DtypeKey, Counter[str]] = field(default_factory=dict)
 
     def add(self, j: Judged) -> None:
-        names = {"data": dtype_name(np.asarray(j.case.data).dtype), "index": np.asarray(j.case.indices).dtype.name}
+        names = {
+            DtypeArg.DATA: dtype_name(np.asarray(j.case.data).dtype),
+            DtypeArg.INDEX: np.asarray(j.case.indices).dtype.name,
+        }
         for arg, status in _statuses(j):
             self.cells.setdefault((j.case.op, j.oracle, arg, names[arg]), Counter())[status] += 1
 
@@ -87,12 +91,12 @@ class DtypeSupport:
         rows = []
         for (op, oracle, arg, dtype), counts in sorted(self.cells.items()):
             s = spec(op)
-            documented = dtype in (s.data_dtypes if arg == "data" else s.index_dtypes)
+            documented = dtype in (s.data_dtypes if arg is DtypeArg.DATA else s.index_dtypes)
             rows.append(
                 {
                     "op": op,
                     "oracle": oracle,
-                    "arg": arg,
+                    "arg": arg.value,
                     "dtype": dtype,
                     "documented": documented,
                     "statuses": dict(counts),
@@ -102,7 +106,7 @@ class DtypeSupport:
 
     @classmethod
     def from_json(cls, rows: Iterable[Mapping[str, Any]]) -> DtypeSupport:
-        return cls({(r["op"], r["oracle"], r["arg"], r["dtype"]): Counter(r["statuses"]) for r in rows})
+        return cls({(r["op"], r["oracle"], DtypeArg(r["arg"]), r["dtype"]): Counter(r["statuses"]) for r in rows})
 
 
 def summary(statuses: Mapping[str, int]) -> str:
@@ -111,8 +115,8 @@ def summary(statuses: Mapping[str, int]) -> str:
     >>> summary({"accepted": 3, "rejected (dtype unsupported)": 1})
     'rejected (dtype unsupported)'
     """
-    for prefix in ("wrong", "rejected", "cannot hold", "accepted"):
-        hit = next((s for s in statuses if s.startswith(prefix)), None)
+    for support in (Support.WRONG, Support.REJECTED, Support.CANNOT_HOLD, Support.ACCEPTED):
+        hit = next((s for s in statuses if Support.parse(s) is support), None)
         if hit:
             return hit
-    return "?"
+    return next(iter(statuses))

@@ -6,7 +6,8 @@ replayed, a pytest item, a reproducer script's verdict).
 >>> import numpy as np
 >>> from conformance.core.case import Case
 >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
->>> j = judged_alone(Case("numpy.take", np.arange(3), np.array([1]), {"axis": 0, "mode": "raise"}), info, Outcome.returned(np.array([1])))
+>>> case = Case("numpy.take", np.arange(3), np.array([1]), {"axis": 0, "mode": "raise"})
+>>> j = judged_alone(case, info, Outcome.returned(np.array([1])))
 >>> j.verdict.conforms
 True
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import Outcome
@@ -38,7 +40,7 @@ class Judged:
         """The discrepancy's root cause (:mod:`conformance.judge.rootcause`)."""
         return rootcause.signature(self.case, self.info, self.verdict, self.outcome, self.reference)
 
-    def words(self) -> frozenset[str]:
+    def words(self) -> frozenset[Behaviour]:
         """The behaviour words that fit the answer (:func:`~conformance.judge.rootcause.example_words`)."""
         return rootcause.example_words(self.case, self.outcome)
 

@@ -52,8 +52,10 @@ reproducer replayed alone.
 >>> from conformance.judge.verdict import Verdict
 >>> from conformance.core.case import Case, CaseTags
 >>> from conformance.core.outcome import Outcome
+>>> from conformance.core.vocabulary import Mismatch, MismatchKind
 >>> case = Case("onnx.Gather-13", np.zeros((2, 0)), np.array([5]), {"axis": 0}, CaseTags("oob-above", "int64", "float"))
->>> condition(case, Verdict(False, "value instead of error", Behaviour.UNCHECKED), Outcome.returned(np.zeros(0)), None)
+>>> unchecked = Verdict(False, Mismatch(MismatchKind.VALUE_INSTEAD_OF_ERROR), Behaviour.UNCHECKED)
+>>> condition(case, unchecked, Outcome.returned(np.zeros(0)), None).words()
 ('empty output',)
 >>> family("onnx.Gather-13"), family("torch.gather")
 ('onnx.Gather', 'torch.gather')
@@ -66,27 +68,24 @@ from dataclasses import replace
 
 import numpy as np
 
-from conformance.cases.class_case import POLICY_REGIMES
 from conformance.core.arrays import dtype_family, dtype_name
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case, OpKey
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass, Kind, Outcome
-from conformance.judge.signature import Signature
-from conformance.judge.verdict import (
-    DTYPE_REJECTED,
-    INTERNAL,
-    NAN_PAYLOAD,
-    SPEC_SILENT,
-    UNDOCUMENTED_DTYPE,
-    PolicyValues,
-    Verdict,
-    fitting_words,
-    observed_policy,
+from conformance.core.vocabulary import (
+    INDEX_ERRORS,
+    POLICY_REGIMES,
+    PRECONDITION_ERRORS,
+    Condition,
+    ConditionKind,
+    DtypeArg,
+    Flag,
+    Mismatch,
+    MismatchKind,
 )
-
-STRUCTURAL_FLAGS = ("0-d", "batch_dims>0")
-"""Case flags that enter a condition where the regime alone does not decide."""
+from conformance.judge.signature import Signature
+from conformance.judge.verdict import PolicyValues, Verdict, fitting_words, observed_policy
 
 PRECONDITION_RULES: tuple[tuple[str, str], ...] = (
     ("dimensions of params", "batch mismatch"),
@@ -107,9 +106,11 @@ PRECONDITION_RULES: tuple[tuple[str, str], ...] = (
 )
 """The rule a precondition error of the reference names (first match of a
 fragment of its message), as a short condition."""
+UNNAMED_RULE = "precondition"
+"""The rule of a precondition error no fragment of :data:`PRECONDITION_RULES` names."""
 
-BAD_INDEX = "bad index"
-BEYOND_INT32 = "index beyond int32"
+BAD_INDEX = Condition.of(ConditionKind.BAD_INDEX)
+BEYOND_INT32 = Condition.of(ConditionKind.BEYOND_INT32)
 """The two conditions of an index policy: ordinary bad indices, and indices
 that do not fit in int32 (where a framework that narrows them answers
 whatever the narrowed value reads)."""
@@ -117,19 +118,8 @@ whatever the narrowed value reads)."""
 INDEX_WORDS = ("index", "indices", "tindices", "out_type")
 """Words by which a dtype error speaks of the index argument (TF names its
 index dtype attribute ``Tindices`` or ``out_type``)."""
-ATTRIBUTE_REFUSED = "attribute refused"
-"""The outcome of a root cause whose error quotes an attribute: one finding
-whatever the reference expected there (a value, or another error)."""
-SHAPES_REFUSED = "shapes refused"
-"""The outcome and condition of a shape error where the docs accept the
-shapes: one finding whatever the index values (``empty data`` apart)."""
-EMPTY_AXIS = "empty axis"
-"""The condition of a value for an index into an empty gathered axis: no
-policy places it, so what comes back (a fill, zeros of another shape) is one
-finding, its words the variants."""
 
-_INDEX_ERRORS = (ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.NEGATIVE_INDEX)
-_POLICY_WORDS = frozenset(
+POLICY_WORDS = frozenset(
     {
         Behaviour.WRAPS,
         Behaviour.CLAMPS,
@@ -140,6 +130,18 @@ _POLICY_WORDS = frozenset(
         Behaviour.GARBAGE,
     }
 )
+"""The behaviours that name (or fail to name) an index policy."""
+NOT_ABOUT_INDICES = frozenset(
+    {
+        ConditionKind.PRECONDITION,
+        ConditionKind.ARGUMENT_DTYPE,
+        ConditionKind.DATA_DTYPE_VALUES,
+        ConditionKind.EMPTY_DATA,
+        ConditionKind.EMPTY_AXIS,
+        ConditionKind.SHAPES_REFUSED,
+    }
+)
+"""Conditions whose root cause is no index policy, whatever the judge named."""
 
 
 def beyond_int32(indices: object) -> bool:
@@ -152,7 +154,7 @@ def beyond_int32(indices: object) -> bool:
     return bool(wide.size) and bool(np.any((wide >= 2**31) | (wide < -(2**31))))
 
 
-def settled_forms(sig: Signature, fits: Collection[str]) -> list[Signature]:
+def settled_forms(sig: Signature, fits: Collection[Behaviour]) -> list[Signature]:
     """The root causes a sighting may belong to once drawing ends, given the
     words that fit its example (``fits``), in the order :func:`merged_into`
     tries them; the sighting's own signature last. The rule for behaviours
@@ -165,35 +167,35 @@ def settled_forms(sig: Signature, fits: Collection[str]) -> list[Signature]:
       (one policy); where it is not seen there, the words beyond int32 are
       one finding without a policy (what the narrowed index reads: variants).
 
-    >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", (BEYOND_INT32,))
-    >>> [(f.policy, f.tags) for f in settled_forms(s, {"garbage"})]
-    [('garbage', ('bad index',)), ('', ('index beyond int32',)), ('garbage', ('index beyond int32',))]
+    >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", BEYOND_INT32)
+    >>> [(str(f.policy), f.tags) for f in settled_forms(s, {Behaviour.GARBAGE})]
+    [('garbage', ('bad index',)), ('None', ('index beyond int32',)), ('garbage', ('index beyond int32',))]
     """
-    cond = sig.tags
-    if cond not in ((BAD_INDEX,), (BEYOND_INT32,)) or sig.policy == "" and cond != (BEYOND_INT32,):
+    cond = sig.condition
+    if cond not in (BAD_INDEX, BEYOND_INT32) or sig.policy is None and cond != BEYOND_INT32:
         return [sig]
-    unnamed = sig.policy in (Behaviour.AMBIGUOUS.value, "")  # ambiguous, or the words beyond int32 already settled
-    words = [w for w in sorted(fits) if w != Behaviour.AMBIGUOUS.value] if unnamed else [sig.policy]
-    forms = [replace(sig, policy=word, tags=tags) for tags in dict.fromkeys([(BAD_INDEX,), cond]) for word in words]
-    forms += [replace(sig, policy="")] if cond == (BEYOND_INT32,) else []
+    unnamed = sig.policy in (Behaviour.AMBIGUOUS, None)  # ambiguous, or the words beyond int32 already settled
+    words = [w for w in sorted(fits) if w is not Behaviour.AMBIGUOUS] if unnamed else [sig.policy]
+    forms = [replace(sig, policy=word, condition=c) for c in dict.fromkeys([BAD_INDEX, cond]) for word in words]
+    forms += [replace(sig, policy=None)] if cond == BEYOND_INT32 else []
     return [f for f in dict.fromkeys(forms) if f != sig] + [sig]
 
 
-def merged_into(sig: Signature, fits: Collection[str], seen: Collection[Signature]) -> Signature | None:
+def merged_into(sig: Signature, fits: Collection[Behaviour], seen: Collection[Signature]) -> Signature | None:
     """Where a root cause's sightings move once drawing ends (the first of
     its :func:`settled_forms` seen; beyond int32, the one without a policy),
     given every root cause seen; ``None`` where it stays.
 
-    >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", (BEYOND_INT32,))
-    >>> merged_into(s, {"garbage"}, [s]).policy
-    ''
-    >>> named = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", (BAD_INDEX,))
-    >>> merged_into(replace(named, policy="ambiguous"), {"wraps", "clamps"}, [named]) == named
+    >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", BEYOND_INT32)
+    >>> merged_into(s, {Behaviour.GARBAGE}, [s]).policy is None
+    True
+    >>> named = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", BAD_INDEX)
+    >>> merged_into(replace(named, policy=Behaviour.AMBIGUOUS), {Behaviour.WRAPS, Behaviour.CLAMPS}, [named]) == named
     True
     """
     forms = settled_forms(sig, fits)[:-1]
     seen_form = next((f for f in forms if f in seen), None)
-    return seen_form or (replace(sig, policy="") if sig.tags == (BEYOND_INT32,) and sig.policy else None)
+    return seen_form or (replace(sig, policy=None) if sig.condition == BEYOND_INT32 and sig.policy else None)
 
 
 def still_shows(seen: Signature, root: Signature) -> bool:
@@ -202,19 +204,22 @@ def still_shows(seen: Signature, root: Signature) -> bool:
     example stays discriminating), or, for the policy-less finding beyond
     int32, any word beyond int32.
 
-    >>> root = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "", (BEYOND_INT32,))
-    >>> still_shows(replace(root, policy="fills"), root), still_shows(replace(root, policy="fills"), replace(root, policy="garbage"))
+    >>> root = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "", BEYOND_INT32)
+    >>> fills = replace(root, policy=Behaviour.FILLS)
+    >>> still_shows(fills, root), still_shows(fills, replace(root, policy=Behaviour.GARBAGE))
     (True, False)
     """
-    return seen == root or (root.tags == (BEYOND_INT32,) and root.policy == "" and replace(seen, policy="") == root)
+    policy_less = root.condition == BEYOND_INT32 and root.policy is None
+    return seen == root or (policy_less and replace(seen, policy=None) == root)
 
 
-def example_words(case: Case, got: Outcome) -> frozenset[str]:
+def example_words(case: Case, got: Outcome) -> frozenset[Behaviour]:
     """The behaviour words that fit ``got`` on ``case``: the one the judge
     names, or every candidate's that explains it where it is ambiguous
     (:func:`~conformance.judge.verdict.fitting_words`).
 
-    >>> sorted(example_words(Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"}), Outcome.returned(np.array([7]))))
+    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"})
+    >>> sorted(str(w) for w in example_words(one, Outcome.returned(np.array([7]))))
     ['clamps', 'wraps']
     """
     if got.kind is not Kind.VALUE or got.value is None:
@@ -222,8 +227,8 @@ def example_words(case: Case, got: Outcome) -> frozenset[str]:
     values = PolicyValues(case)
     named = observed_policy(got, values)
     if named is not Behaviour.AMBIGUOUS:
-        return frozenset({named.value})
-    return frozenset(b.value for b in fitting_words(np.asarray(got.value), values))
+        return frozenset({named})
+    return fitting_words(np.asarray(got.value), values)
 
 
 def family(op: str) -> str:
@@ -238,38 +243,43 @@ def precondition_rule(message: str) -> str:
     'rank mismatch'
     """
     text = message.lower()
-    return next((rule for needle, rule in PRECONDITION_RULES if needle in text), "precondition")
+    return next((rule for needle, rule in PRECONDITION_RULES if needle in text), UNNAMED_RULE)
 
 
-def _dtype_word(name: str) -> str:
-    """A dtype as a condition: complex (both widths) as one, others by name."""
+def dtype_word(name: str) -> str:
+    """A dtype as a variant: complex (both widths) as one, others by name.
+
+    >>> dtype_word("complex64"), dtype_word("int8")
+    ('complex', 'int8')
+    """
     return "complex" if dtype_family(name) == "complex" else name
 
 
-def rejected_dtype(case: Case, got: Outcome) -> str:
-    """Which of the case's dtypes a ``dtype rejected`` error blames: the index
-    dtype when the message names it or speaks of the index (and does not name
-    the data's dtype), else the data dtype.
+def rejected_dtype(case: Case, got: Outcome) -> tuple[DtypeArg, str]:
+    """Which of the case's dtypes a ``dtype rejected`` error blames, and the
+    dtype (:func:`dtype_word`): the index dtype when the message names it or
+    speaks of the index (and does not name the data's dtype), else the data dtype.
 
-    >>> rejected_dtype(Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {}), Outcome(Kind.ERROR, message="no kernel for complex64"))
-    'data:complex'
+    >>> complex_data = Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {})
+    >>> rejected_dtype(complex_data, Outcome(Kind.ERROR, message="no kernel for complex64"))
+    (<DtypeArg.DATA: 'data'>, 'complex')
     >>> tf = "Value for attr 'out_type' of int8 is not in the list of allowed values: int32, int64"
     >>> rejected_dtype(Case("t.g", np.zeros(2, np.int32), np.zeros(1, np.int8), {}), Outcome(Kind.ERROR, message=tf))
-    'index:int8'
+    (<DtypeArg.INDEX: 'index'>, 'int8')
     """
     data, index = dtype_name(np.asarray(case.data).dtype), np.asarray(case.indices).dtype.name
     text = (got.message or "").lower().split("allowed values")[0]  # the list of what is accepted names no culprit
     if (index in text and data not in text) or any(word in text for word in INDEX_WORDS):
-        return f"index:{index}"
-    return f"data:{_dtype_word(data)}"
+        return DtypeArg.INDEX, index
+    return DtypeArg.DATA, dtype_word(data)
 
 
-def _attribute_blamed(case: Case, got: Outcome) -> str | None:
+def attribute_blamed(case: Case, got: Outcome) -> str | None:
     """``name=value`` of the case's first attribute whose name and value the
     error message quotes (``The 'raise' mode to take is not supported``).
 
-    >>> _attribute_blamed(Case("t.t", np.zeros(1), np.zeros(1, int), {"axis": 0, "mode": "raise"}),
-    ...                   Outcome(Kind.ERROR, message="The 'raise' mode to take is not supported."))
+    >>> attribute_blamed(Case("t.t", np.zeros(1), np.zeros(1, int), {"axis": 0, "mode": "raise"}),
+    ...                  Outcome(Kind.ERROR, message="The 'raise' mode to take is not supported."))
     "mode='raise'"
     """
     text = (got.message or "").lower()
@@ -279,52 +289,50 @@ def _attribute_blamed(case: Case, got: Outcome) -> str | None:
     return None
 
 
-def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | None) -> tuple[str, ...]:
+_FIXED = {
+    MismatchKind.PROTOCOL: Condition.any(),  # the oracle broke its contract: one fault, whatever the input
+    MismatchKind.TIMEOUT: Condition.of(ConditionKind.HANGS),  # how slow is "hung" depends on the machine
+    MismatchKind.INTERNAL: Condition.any(),  # one fault inside the framework, whatever input reaches it
+    MismatchKind.UNDOCUMENTED_DTYPE: Condition.of(ConditionKind.UNDOCUMENTED_DTYPE),
+    MismatchKind.WRONG_DTYPE: Condition.dtype(DtypeArg.DATA),
+}
+"""Mismatches whose condition is the same whatever the input."""
+
+
+def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | None) -> Condition:
     """The condition of a discrepancy (the rule in the module docstring)."""
     tags = case.tags
     assert tags is not None, "campaign cases are always tagged"
-    outcome = verdict.outcome
-    if outcome == "protocol error":  # the oracle broke its contract: one fault, whatever the input
-        return ()
-    if outcome == "timeout":  # how slow is "hung" depends on the machine: one hang per oracle and op family
-        return ("hangs",)
-    if outcome == INTERNAL:  # one fault inside the framework, whatever input reaches it
-        return ()
-    if outcome == DTYPE_REJECTED:
-        return (f"{rejected_dtype(case, got).split(':')[0]} dtype",)  # which dtypes: the variants
-    if outcome in (UNDOCUMENTED_DTYPE, "wrong dtype"):
-        return ("data dtype",) if outcome == "wrong dtype" else ("undocumented dtype",)
-    named = (
-        _attribute_blamed(case, got)
-        if got.kind is Kind.ERROR and outcome.startswith(("error instead of value", "wrong error"))
-        else None
-    )
+    outcome = verdict.outcome.kind
+    if outcome in _FIXED:
+        return _FIXED[outcome]
+    if outcome is MismatchKind.DTYPE_REJECTED:
+        return Condition.dtype(rejected_dtype(case, got)[0])  # which dtypes: the variants
+    errs = got.kind is Kind.ERROR and outcome in (MismatchKind.ERROR_INSTEAD_OF_VALUE, MismatchKind.WRONG_ERROR)
+    named = attribute_blamed(case, got) if errs else None
     if named:
-        return (named,)
-    if outcome == NAN_PAYLOAD:
-        return (f"data:{dtype_name(np.asarray(case.data).dtype)}",)
+        return Condition.attribute(named)
+    if outcome is MismatchKind.NAN_PAYLOAD:
+        return Condition.data_values(dtype_name(np.asarray(case.data).dtype))
     if verdict.behaviour is Behaviour.UNCHECKED:
-        return ("empty output",)
-    broken_rule = reference is not None and reference.error_class in (
-        ErrorClass.SHAPE_INVALID,
-        ErrorClass.ATTRIBUTE_INVALID,
-    )
-    if broken_rule and (outcome == "value instead of error" or outcome.startswith("wrong error")):
+        return Condition.of(ConditionKind.EMPTY_OUTPUT)
+    broken_rule = reference is not None and reference.error_class in PRECONDITION_ERRORS
+    if broken_rule and outcome in (MismatchKind.VALUE_INSTEAD_OF_ERROR, MismatchKind.WRONG_ERROR):
         assert reference is not None
-        return (f"precondition: {precondition_rule(reference.message or '')}",)
-    if tags.regime in POLICY_REGIMES and verdict.behaviour in _POLICY_WORDS:
-        if outcome == SPEC_SILENT:
-            return (tags.regime,)  # where the docs are silent, and no further
+        return Condition.precondition(precondition_rule(reference.message or ""))
+    if tags.regime in POLICY_REGIMES and verdict.behaviour in POLICY_WORDS:
+        if outcome is MismatchKind.SPEC_SILENT:
+            return Condition.regime(tags.regime)  # where the docs are silent, and no further
         if np.asarray(case.data).size == 0:  # a non-empty output from empty data: the gathered axis is empty
-            return (EMPTY_AXIS,)
-        return (BEYOND_INT32,) if beyond_int32(case.indices) else (BAD_INDEX,)
+            return Condition.of(ConditionKind.EMPTY_AXIS)
+        return BEYOND_INT32 if beyond_int32(case.indices) else BAD_INDEX
     if _shapes_refused(got, reference):  # a shape error whatever the indices hold: the regime changes nothing
-        return (SHAPES_REFUSED, *(["empty data"] if "empty-data" in tags.flags else []))
-    if outcome.startswith("wrong error") and reference is not None and reference.error_class in _INDEX_ERRORS:
-        return (BAD_INDEX,)
-    if outcome.startswith("error instead of value") and "empty-data" in tags.flags:
-        return ("empty data",)
-    return (tags.regime, *(f for f in STRUCTURAL_FLAGS if f in tags.flags))
+        return Condition.shapes_refused(Flag.EMPTY_DATA in tags.flags)
+    if outcome is MismatchKind.WRONG_ERROR and reference is not None and reference.error_class in INDEX_ERRORS:
+        return BAD_INDEX
+    if outcome is MismatchKind.ERROR_INSTEAD_OF_VALUE and Flag.EMPTY_DATA in tags.flags:
+        return Condition.of(ConditionKind.EMPTY_DATA)
+    return Condition.regime(tags.regime, tags.flags)
 
 
 def _shapes_refused(got: Outcome, reference: Outcome | None) -> bool:
@@ -332,7 +340,7 @@ def _shapes_refused(got: Outcome, reference: Outcome | None) -> bool:
     or raises only for the indices' values: it refuses shapes its docs accept."""
     if got.kind is not Kind.ERROR or got.error_class is not ErrorClass.SHAPE_INVALID or reference is None:
         return False
-    return reference.kind is Kind.VALUE or reference.error_class in _INDEX_ERRORS
+    return reference.kind is Kind.VALUE or reference.error_class in INDEX_ERRORS
 
 
 def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, reference: Outcome | None) -> Signature:
@@ -341,19 +349,23 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     >>> from conformance.core.case import CaseTags
     >>> case = Case("onnx.Gather-11", np.zeros(3), np.array([-1]), {"axis": 0}, CaseTags("negative", "int64", "float"))
     >>> info = OracleInfo("ort", "onnxruntime", "1.31.1", "cpu", "session", ("onnx.Gather-11",))
-    >>> signature(case, info, Verdict(False, "wrong value", Behaviour.CLAMPS_RAW), Outcome.returned(np.zeros(1)), None).words()
+    >>> verdict = Verdict(False, Mismatch(MismatchKind.WRONG_VALUE), Behaviour.CLAMPS_RAW)
+    >>> signature(case, info, verdict, Outcome.returned(np.zeros(1)), None).words()
     'onnx.Gather on ort 1.31.1 (cpu, session): wrong value, observed policy clamps (raw), for bad index'
     """
     cond = condition(case, verdict, got, reference)
-    blamed = _attribute_blamed(case, got) if got.kind is Kind.ERROR else None
-    refused = blamed is not None and cond == (blamed,)
+    refused = cond.kind is ConditionKind.ATTRIBUTE
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES
-    named = verdict.behaviour in _POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
-    about_indices = not (
-        cond and cond[0].startswith(("precondition:", "data", EMPTY_AXIS, SHAPES_REFUSED))
-    ) and verdict.outcome not in ("protocol error", "wrong dtype")
-    policy = verdict.behaviour.value if in_regime and named and about_indices and not refused else ""
-    outcome = ATTRIBUTE_REFUSED if refused else SHAPES_REFUSED if cond[:1] == (SHAPES_REFUSED,) else verdict.outcome
+    named = verdict.behaviour in POLICY_WORDS or verdict.behaviour is Behaviour.RAISES
+    kind = verdict.outcome.kind
+    about_indices = cond.kind not in NOT_ABOUT_INDICES and kind not in (MismatchKind.PROTOCOL, MismatchKind.WRONG_DTYPE)
+    policy = verdict.behaviour if in_regime and named and about_indices and not refused else None
+    if refused:
+        outcome = Mismatch(MismatchKind.ATTRIBUTE_REFUSED)
+    elif cond.kind is ConditionKind.SHAPES_REFUSED:
+        outcome = Mismatch(MismatchKind.SHAPES_REFUSED)
+    else:
+        outcome = verdict.outcome
     return Signature(family(case.op), info.name, info.version, info.device, info.mode, outcome, policy, cond)
 
 
@@ -362,10 +374,11 @@ def variant(case: Case, behaviour: Behaviour) -> Mapping[str, str]:
     the behaviour the judge named on it.
 
     >>> from conformance.core.case import CaseTags
-    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, CaseTags("oob-above", "int64", "float")), Behaviour.WRAPS))
+    >>> tags = CaseTags("oob-above", "int64", "float")
+    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, tags), Behaviour.WRAPS))
     {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64', 'behaviour': 'wraps'}
     """
-    regime = case.tags.regime if case.tags else ""
+    regime = case.tags.regime.value if case.tags else ""
     return {
         "op": case.op,
         "regime": regime,

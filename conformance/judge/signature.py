@@ -1,60 +1,101 @@
 """A root cause's identity: what makes two discrepancies the same one (the
-rule that builds it is :mod:`conformance.judge.rootcause`).
+rule that builds it is :mod:`conformance.judge.rootcause`): the oracle
+(framework, version, device, mode), the op family, what happened (a
+:class:`~conformance.core.vocabulary.Mismatch` and the observed
+:class:`~conformance.core.behaviour.Behaviour`, if one is named) and the
+:class:`~conformance.core.vocabulary.Condition` that triggers it. Words given
+for the last three are parsed here, once; JSON keeps the words.
 
->>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below", "int64"))
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "wrong value", "clamps (raw)", ("oob-below",))
 >>> sig.key()
-'numpy.take|numpy|2.4.6|cpu|eager|value|clip|int64,oob-below'
+'numpy.take|numpy|2.4.6|cpu|eager|wrong value|clamps (raw)|oob-below'
+>>> sig.condition.kind, sig.policy
+(<ConditionKind.REGIME: 'regime'>, <Behaviour.CLAMPS_RAW: 'clamps (raw)'>)
+>>> Signature.from_json(sig.to_json()) == sig
+True
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
+
+from conformance.core.behaviour import Behaviour
+from conformance.core.vocabulary import Condition, Mismatch
 
 
 @dataclass(frozen=True)
 class Signature:
-    """What makes two discrepancies the same one: a root cause (the rule is
-    :mod:`conformance.judge.rootcause`). ``op`` is the op family (ONNX opsets
-    merged), ``tags`` the condition that triggers it."""
+    """What makes two discrepancies the same one (see the module docstring).
+    ``op`` is the op family (ONNX opsets merged); ``policy`` the observed
+    behaviour where the index policy is the question (None otherwise)."""
 
     op: str
     oracle: str
     version: str
     device: str
     mode: str
-    outcome: str  # Kind value of the oracle's outcome, or a mismatch class
-    policy: str  # observed policy (Behaviour value), or "" if not a policy question
-    tags: tuple[str, ...]
+    outcome: Mismatch
+    policy: Behaviour | None
+    condition: Condition
+
+    def __post_init__(self) -> None:
+        """Words become vocabulary members: ``"wrong value"``, ``"wraps"`` (``""``: None), ``("bad index",)``."""
+        if not isinstance(self.outcome, Mismatch):
+            object.__setattr__(self, "outcome", Mismatch.parse(str(self.outcome)))
+        if not isinstance(self.policy, Behaviour):
+            object.__setattr__(self, "policy", Behaviour(self.policy) if self.policy else None)
+        if not isinstance(self.condition, Condition):
+            words: Iterable[str] = self.condition
+            object.__setattr__(self, "condition", Condition.parse(words))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The condition as words (what JSON holds and baseline entries match)."""
+        return self.condition.words()
 
     def key(self) -> str:
         """A stable string for anchors and JSON (tags sorted); never parsed back."""
-        return "|".join(
-            [
-                self.op,
-                self.oracle,
-                self.version,
-                self.device,
-                self.mode,
-                self.outcome,
-                self.policy,
-                ",".join(sorted(self.tags)),
-            ]
-        )
+        policy = self.policy.value if self.policy else ""
+        parts = [self.op, self.oracle, self.version, self.device, self.mode, str(self.outcome), policy]
+        return "|".join([*parts, ",".join(sorted(self.tags))])
 
     def words(self) -> str:
         """The signature as a sentence for the report.
 
-        >>> Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "error", "raises", ("negative",)).words()
-        'torch.gather on torch 2.13.0 (cpu, eager): error, observed policy raises, for negative'
+        >>> Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "wrong error", "raises", ("negative",)).words()
+        'torch.gather on torch 2.13.0 (cpu, eager): wrong error, observed policy raises, for negative'
         """
-        pol = f", observed policy {self.policy}" if self.policy else ""
+        pol = f", observed policy {self.policy.value}" if self.policy else ""
         cond = f", for {', '.join(sorted(self.tags))}" if self.tags else ""
         return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}{cond}"
 
     def across_versions(self) -> Signature:
         """The same behaviour at any version: what stays equal across an upgrade.
 
-        >>> Signature("t.g", "t", "2.13.0", "cpu", "eager", "error", "", ()).across_versions().version
+        >>> Signature("t.g", "t", "2.13.0", "cpu", "eager", "crash", "", ()).across_versions().version
         ''
         """
         return replace(self, version="")
+
+    def to_json(self) -> dict[str, Any]:
+        """Its fields as words (``tags`` for the condition), with its :meth:`key`."""
+        return {
+            "op": self.op,
+            "oracle": self.oracle,
+            "version": self.version,
+            "device": self.device,
+            "mode": self.mode,
+            "outcome": str(self.outcome),
+            "policy": self.policy.value if self.policy else "",
+            "tags": list(self.tags),
+            "key": self.key(),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Signature:
+        """The signature ``d`` describes (its words parsed; ``key`` ignored)."""
+        policy = Behaviour(d["policy"]) if d["policy"] else None
+        outcome, condition = Mismatch.parse(d["outcome"]), Condition.parse(d["tags"])
+        return cls(d["op"], d["oracle"], d["version"], d["device"], d["mode"], outcome, policy, condition)

@@ -4,7 +4,7 @@ The reference outcome of a case is what :func:`~conformance.spec.reference.refer
 returns (bit-exact value, shape, dtype) or raises under the op's documented
 policy. :func:`judge` compares an oracle's :class:`~oracles.base.Outcome` with
 it: value vs value bit for bit; value vs error; error vs error by the group of
-its class (:data:`ERROR_GROUPS`: an index error where a shape rule is broken
+its class (:data:`~conformance.core.vocabulary.ERROR_GROUPS`: an index error where a shape rule is broken
 is the wrong error); an internal error (an assert, an overflow) is always a
 fault; crash and timeout are their own outcomes. Dtypes: rejecting a dtype
 the docs promise is ``dtype rejected``; a dtype they do not promise may be
@@ -21,7 +21,7 @@ example cannot tell two of them apart, or garbage when none explains it.
 >>> from conformance.core.case import CaseTags
 >>> case = Case("numpy.take", np.array([10, 20, 30]), np.array([-1]), {"axis": 0, "mode": "raise"}, CaseTags("negative", "int64", "int"))
 >>> v = judge(case, reference_outcome(case), Outcome.returned(np.array([10])), PolicyValues(case))
->>> v.conforms, v.outcome, v.behaviour.value
+>>> v.conforms, str(v.outcome), str(v.behaviour)
 (False, 'wrong value', 'clamps (raw)')
 """
 
@@ -31,16 +31,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from conformance.cases.class_case import POLICY_REGIMES
 from conformance.core.arrays import dtype_name, same_bits, unequal_elements
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
+from conformance.core.vocabulary import POLICY_REGIMES, PRECONDITION_ERRORS, ErrorGroup, Mismatch, MismatchKind
 from conformance.spec.catalog import TYPE_CONSTRAINED, spec
 from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
 from conformance.spec.reference import reference
 
-CONFORMS = "ok"
 CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
     (ONNX, Behaviour.WRAPS),  # negatives wrap once (in the negative regime)
     (MODULO, Behaviour.WRAPS),
@@ -88,12 +87,12 @@ def candidates(values: PolicyValues) -> tuple[tuple[IndexPolicy, Behaviour], ...
 
 @dataclass(frozen=True)
 class Verdict:
-    """``conforms``; ``outcome``: ``"ok"`` or the mismatch class (the
-    signature's outcome); ``behaviour``: the observed policy, CONFORMS for an
-    in-range value that matches, or what went wrong."""
+    """``conforms``; ``outcome``: ``ok`` or the :class:`~conformance.core.vocabulary.Mismatch`
+    (the signature's outcome); ``behaviour``: the observed policy, CONFORMS for
+    an in-range value that matches, or what went wrong."""
 
     conforms: bool
-    outcome: str
+    outcome: Mismatch
     behaviour: Behaviour
 
 
@@ -223,27 +222,6 @@ def _non_value_behaviour(got: Outcome) -> Behaviour:
     return _KIND_BEHAVIOUR.get(got.kind, Behaviour.RAISES)
 
 
-ERROR_GROUPS: dict[ErrorClass, str] = {
-    ErrorClass.INDEX_OUT_OF_RANGE: "index error",
-    ErrorClass.NEGATIVE_INDEX: "index error",
-    ErrorClass.SHAPE_INVALID: "shape or attribute error",
-    ErrorClass.ATTRIBUTE_INVALID: "shape or attribute error",
-    ErrorClass.DTYPE_UNSUPPORTED: "dtype error",
-    ErrorClass.INTERNAL: "internal error",
-}
-"""Error classes compared with the reference's, by group: which argument the
-error blames. A framework's message says "axis" or "shape" for the same rule
-often enough that shape and attribute errors are one group, and so are an
-index out of range and a rejected negative. OTHER (a message no pattern
-knows) is in no group and is never called the wrong class."""
-
-INTERNAL = "internal error"
-SPEC_SILENT = "spec silent"
-DTYPE_REJECTED = "dtype rejected"
-UNDOCUMENTED_DTYPE = "undocumented dtype accepted"
-NAN_PAYLOAD = "NaN payload not kept"
-
-
 @dataclass(frozen=True)
 class DtypeStatus:
     """Whether a case's dtypes are documented for its op: the data dtype, the
@@ -269,57 +247,60 @@ class DtypeStatus:
         return cls(data, np.asarray(case.indices).dtype.name in s.index_dtypes, s.framework in TYPE_CONSTRAINED)
 
 
-def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> str:
-    """``"ok"`` or the mismatch class of an error where the reference raises
-    too: the same group conforms; so does an index error where the
-    preconditions fail (the case also has bad indices, and the framework
-    checked those first)."""
-    want, have = (
-        ERROR_GROUPS.get(ref.error_class or ErrorClass.OTHER),
-        ERROR_GROUPS.get(got.error_class or ErrorClass.OTHER),
-    )
-    if have is None or want is None or have == want:
-        return CONFORMS
-    both_bad = (
-        want == "shape or attribute error"
-        and have == "index error"
-        and case.tags is not None
-        and case.tags.regime in POLICY_REGIMES
-    )
-    return CONFORMS if both_bad else f"wrong error ({have}, expected {want})"
+def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> Mismatch:
+    """``ok`` or the mismatch of an error where the reference raises too: the
+    same :class:`~conformance.core.vocabulary.ErrorGroup` conforms; so does an
+    index error where the preconditions fail (the case also has bad indices,
+    and the framework checked those first)."""
+    want, have = ErrorGroup.of(ref.error_class), ErrorGroup.of(got.error_class)
+    if have is None or want is None or have is want:
+        return Mismatch.OK
+    regime = case.tags.regime if case.tags is not None else None
+    both_bad = want is ErrorGroup.SHAPE and have is ErrorGroup.INDEX and regime in POLICY_REGIMES
+    return Mismatch.OK if both_bad else Mismatch.wrong_error(have, want)
 
 
-def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> str:
-    """``"ok"`` or the mismatch class of ``got`` against ``ref``."""
-    if got.kind in (Kind.CRASH, Kind.TIMEOUT, Kind.PROTOCOL):
-        return got.kind.value
+_KIND_MISMATCH = {
+    Kind.CRASH: MismatchKind.CRASH,
+    Kind.TIMEOUT: MismatchKind.TIMEOUT,
+    Kind.PROTOCOL: MismatchKind.PROTOCOL,
+}
+
+
+def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> Mismatch:
+    """``ok`` or the mismatch of ``got`` against ``ref``."""
+    if got.kind in _KIND_MISMATCH:
+        return Mismatch(_KIND_MISMATCH[got.kind])
     if got.kind is Kind.ERROR and got.error_class is ErrorClass.INTERNAL:
-        return INTERNAL  # always a fault, whatever the reference says
+        return Mismatch(MismatchKind.INTERNAL)  # always a fault, whatever the reference says
     if not dtypes.documented:  # rejecting is the framework's right; a value is judged as any other (below)
         if got.kind is Kind.ERROR:
-            return CONFORMS
+            return Mismatch.OK
         if dtypes.closed:
-            return UNDOCUMENTED_DTYPE
+            return Mismatch(MismatchKind.UNDOCUMENTED_DTYPE)
         index_dtype = np.asarray(case.indices).dtype
         if index_dtype.kind not in "iu" or index_dtype.name in spec(case.op).mask_dtypes:
-            return CONFORMS  # bool or float indices, or a documented mask: no integer semantics to hold a value to (the dtype table says so)
+            # bool or float indices, or a documented mask: no integer semantics to hold a value to (the dtype table says so)
+            return Mismatch.OK
     if got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
-        return DTYPE_REJECTED
+        return Mismatch(MismatchKind.DTYPE_REJECTED)
     if ref.kind is Kind.ERROR:
-        return "value instead of error" if got.kind is Kind.VALUE else _error_mismatch(case, ref, got)
+        return (
+            Mismatch(MismatchKind.VALUE_INSTEAD_OF_ERROR) if got.kind is Kind.VALUE else _error_mismatch(case, ref, got)
+        )
     if got.kind is Kind.ERROR and _refused_empty_axis(case, ref, got):
-        return CONFORMS
+        return Mismatch.OK
     if got.kind is Kind.ERROR:
-        return f"error instead of value ({got.error_class.value if got.error_class else 'other'})"
+        return Mismatch.error_instead_of_value(got.error_class)
     assert ref.value is not None and got.value is not None
     g = np.asarray(got.value)
     if g.shape != ref.value.shape:
-        return "wrong shape"
+        return Mismatch(MismatchKind.WRONG_SHAPE)
     if g.dtype != ref.value.dtype:
-        return "wrong dtype"
+        return Mismatch(MismatchKind.WRONG_DTYPE)
     if same_bits(g, ref.value):
-        return CONFORMS
-    return NAN_PAYLOAD if _only_nan_payloads(g, ref.value) else "wrong value"
+        return Mismatch.OK
+    return Mismatch(MismatchKind.NAN_PAYLOAD if _only_nan_payloads(g, ref.value) else MismatchKind.WRONG_VALUE)
 
 
 def _refused_empty_axis(case: Case, ref: Outcome, got: Outcome) -> bool:
@@ -330,6 +311,18 @@ def _refused_empty_axis(case: Case, ref: Outcome, got: Outcome) -> bool:
     regime = case.tags.regime if case.tags else None
     empty = ref.value is not None and np.asarray(ref.value).size == 0 and np.asarray(case.data).size == 0
     return empty and regime in POLICY_REGIMES and got.error_class is ErrorClass.INDEX_OUT_OF_RANGE
+
+
+NEVER_SILENT = frozenset(
+    {
+        MismatchKind.INTERNAL,
+        MismatchKind.CRASH,
+        MismatchKind.TIMEOUT,
+        MismatchKind.PROTOCOL,
+        MismatchKind.DTYPE_REJECTED,
+    }
+)
+"""Mismatches that are findings even where the docs are silent about the case."""
 
 
 def _only_nan_payloads(got: np.ndarray, want: np.ndarray) -> bool:
@@ -376,8 +369,9 @@ def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits:
 
     >>> from conformance.core.case import CaseTags
     >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
-    >>> judge(case, reference_outcome(case), Outcome.returned(np.array([3])), PolicyValues(case))
-    Verdict(conforms=False, outcome='value instead of error', behaviour=<Behaviour.WRAPS: 'wraps'>)
+    >>> v = judge(case, reference_outcome(case), Outcome.returned(np.array([3])), PolicyValues(case))
+    >>> v.conforms, str(v.outcome), str(v.behaviour)
+    (False, 'value instead of error', 'wraps')
     >>> wide = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None}, CaseTags("in-range", "int64", "int"))
     >>> judge(wide, reference_outcome(wide), Outcome.returned(np.array([7], np.int32)), PolicyValues(wide), bits=32).conforms
     True
@@ -391,20 +385,17 @@ def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits:
 
 def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
-        return Verdict(True, CONFORMS, _non_value_behaviour(got))
+        return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
     dtypes = DtypeStatus.of(case)
     outcome = _mismatch(case, ref, got, dtypes)
     regime = case.tags.regime if case.tags else None
-    broken_rule = ref.kind is Kind.ERROR and ref.error_class in (ErrorClass.SHAPE_INVALID, ErrorClass.ATTRIBUTE_INVALID)
-    silent = (
-        regime in spec(case.op).unspecified
-        and not broken_rule
-        and outcome not in (INTERNAL, "crash", "timeout", "protocol error", DTYPE_REJECTED)
-    )
+    broken_rule = ref.kind is Kind.ERROR and ref.error_class in PRECONDITION_ERRORS
+    silent = regime in spec(case.op).unspecified and not broken_rule and outcome.kind not in NEVER_SILENT
     if silent:  # the docs do not say: what it does is recorded, never a violation (and an empty output shows nothing)
-        outcome = CONFORMS if got.kind is Kind.VALUE and np.asarray(got.value).size == 0 else SPEC_SILENT
-    conforms = outcome == CONFORMS
-    if outcome == INTERNAL:
+        empty = got.kind is Kind.VALUE and np.asarray(got.value).size == 0
+        outcome = Mismatch.OK if empty else Mismatch(MismatchKind.SPEC_SILENT)
+    conforms = outcome.conforms
+    if outcome.kind is MismatchKind.INTERNAL:
         behaviour = Behaviour.INTERNAL
     elif got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
         behaviour = Behaviour.DTYPE_REJECTED
@@ -418,6 +409,6 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
         behaviour = Behaviour.RAISES if conforms or ref.kind is Kind.VALUE else Behaviour.WRONG_ERROR
     else:
         behaviour = _non_value_behaviour(got)
-    if outcome.startswith("wrong error"):
+    if outcome.kind is MismatchKind.WRONG_ERROR:
         behaviour = Behaviour.WRONG_ERROR
     return Verdict(conforms, outcome, behaviour)

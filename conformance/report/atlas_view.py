@@ -316,7 +316,7 @@ def atlas_tables(
             i = where[(c.op, c.oracle)]
             row = grid.setdefault(c.condition, [None] * len(columns))
             fs = [
-                (anchors[f.signature.key()][0], anchors[f.signature.key()][1], f.status)
+                (anchors[f.signature.key()][0], anchors[f.signature.key()][1], f.status.value)
                 for f in cell_findings(c, index)
                 if f.signature.key() in anchors
             ]

@@ -21,31 +21,48 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.core.behaviour import Behaviour, css_class
 from conformance.core.case import OpKey
+from conformance.core.vocabulary import DtypeArg, Support
 from conformance.judge.dtype_support import summary
 from conformance.report.atlas_match import op_family
 from conformance.report.atlas_view import SHORT_ERRORS
 
-TITLES = {"index": "Index dtypes", "data": "Data dtypes"}
+TITLES = {DtypeArg.INDEX: "Index dtypes", DtypeArg.DATA: "Data dtypes"}
+WORDS = {Support.ACCEPTED: "ok", Support.WRONG: "wrong", Support.REJECTED: "rejected", Support.CANNOT_HOLD: "n/a"}
+"""A cell's word for each status."""
+CSS = {
+    Support.ACCEPTED: css_class(Behaviour.CONFORMS),
+    Support.WRONG: css_class(Behaviour.GARBAGE),
+    Support.REJECTED: css_class(Behaviour.DTYPE_REJECTED),
+    Support.CANNOT_HOLD: css_class(Behaviour.UNSUPPORTED),
+}
+"""A cell's colour for each status: the behaviour it stands for."""
 
 
 @dataclass(frozen=True)
 class DtypeCell:
-    """What one op did with one dtype."""
+    """What one op did with one dtype: its status, the error class of a
+    rejection, whether the docs promise the dtype, and every status with its
+    count (the tooltip)."""
 
-    word: str  # ok, rejected, wrong, n/a
-    detail: str  # the error class of a rejection
-    documented: bool  # the docs promise the dtype
-    counts: str  # every status with its count, for the tooltip
+    support: Support
+    detail: str
+    documented: bool
+    counts: str
+
+    @property
+    def word(self) -> str:
+        return WORDS[self.support]
 
     @property
     def css(self) -> str:
-        return {"ok": "b-conforms", "wrong": "b-garbage", "n/a": "b-not-supported"}.get(self.word, "b-rejects-dtype")
+        return CSS[self.support]
 
     @property
     def departs(self) -> bool:
         """A promised dtype refused or mishandled."""
-        return self.documented and self.word in ("rejected", "wrong")
+        return self.documented and self.support in (Support.REJECTED, Support.WRONG)
 
 
 @dataclass(frozen=True)
@@ -65,13 +82,13 @@ class DtypeRow:
 class DtypeTable:
     """The index or the data dtypes."""
 
-    arg: str
+    arg: DtypeArg
     dtypes: list[str]
     rows: list[DtypeRow]
 
     @property
     def title(self) -> str:
-        return TITLES.get(self.arg, self.arg)
+        return TITLES[self.arg]
 
 
 def dtype_cell(statuses: Mapping[str, int], documented: bool) -> DtypeCell:
@@ -83,11 +100,9 @@ def dtype_cell(statuses: Mapping[str, int], documented: bool) -> DtypeCell:
     """
     status = summary(statuses)
     counts = ", ".join(f"{s} {n}" for s, n in statuses.items())
-    if status.startswith("rejected"):
-        cls = status.removeprefix("rejected").strip(" ()")
-        return DtypeCell("rejected", SHORT_ERRORS.get(cls, cls), documented, counts)
-    word = {"accepted": "ok", "wrong": "wrong", "cannot hold": "n/a"}.get(status, status)
-    return DtypeCell(word, "", documented, counts)
+    support = Support.parse(status)
+    cls = status.removeprefix(support.value).strip(" ()")
+    return DtypeCell(support, SHORT_ERRORS.get(cls, cls), documented, counts)
 
 
 def _label(ops: Sequence[str], oracles: Sequence[str]) -> str:
@@ -124,11 +139,11 @@ def _sum(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
 def dtype_tables(rows: Sequence[Mapping[str, Any]]) -> list[DtypeTable]:
     """The index table then the data table (an argument with no rows has none); see the module docstring."""
     tables = []
-    for arg in ("index", "data"):
-        order = {d: i for i, d in enumerate(INDEX_DTYPES if arg == "index" else DATA_DTYPES)}
+    for arg in (DtypeArg.INDEX, DtypeArg.DATA):
+        order = {d: i for i, d in enumerate(INDEX_DTYPES if arg is DtypeArg.INDEX else DATA_DTYPES)}
         statuses: dict[tuple[str, str], dict[str, tuple[Mapping[str, int], bool]]] = {}
         for r in rows:
-            if r["arg"] == arg:
+            if DtypeArg(r["arg"]) is arg:
                 statuses.setdefault((r["op"], r["oracle"]), {})[r["dtype"]] = (r["statuses"], bool(r["documented"]))
         if not statuses:
             continue

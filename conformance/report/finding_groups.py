@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.judge.verdict import SPEC_SILENT
+from conformance.core.vocabulary import FindingStatus, MismatchKind
 from conformance.report.atlas_match import op_family
 from conformance.report.views import FindingView
 
@@ -82,7 +82,7 @@ def behaviour_of(view: FindingView) -> str:
     'internal error'
     """
     sig = view.finding.signature
-    return sig.policy or sig.outcome
+    return sig.policy.value if sig.policy else str(sig.outcome)
 
 
 def item(view: FindingView, oracles: Mapping[str, Mapping[str, Any]]) -> Item:
@@ -90,7 +90,12 @@ def item(view: FindingView, oracles: Mapping[str, Mapping[str, Any]]) -> Item:
     f = view.finding
     sig = f.signature
     framework = framework_of(sig.oracle, sig.op, oracles)
-    filters = {"framework": framework, "op": op_family(sig.op), "behaviour": behaviour_of(view), "status": f.status}
+    filters = {
+        "framework": framework,
+        "op": op_family(sig.op),
+        "behaviour": behaviour_of(view),
+        "status": f.status.value,
+    }
     variants = " ".join(v for values in f.variants.values() for v in values)
     search = " ".join(
         [
@@ -100,11 +105,11 @@ def item(view: FindingView, oracles: Mapping[str, Mapping[str, Any]]) -> Item:
             sig.op,
             sig.version,
             sig.mode,
-            sig.outcome,
-            sig.policy,
+            str(sig.outcome),
+            sig.policy.value if sig.policy else "",
             *sig.tags,
             variants,
-            f.status,
+            f.status.value,
         ]
     ).lower()
     return Item(view, filters, " ".join(search.split()))
@@ -116,7 +121,10 @@ def finding_groups(views: Sequence[FindingView], oracles: Mapping[str, Mapping[s
     silent: list[Item] = []
     known: list[Item] = []
     for v in views:
-        target = silent if v.finding.signature.outcome == SPEC_SILENT else new if v.finding.status == "new" else known
+        sig, status = v.finding.signature, v.finding.status
+        target = (
+            silent if sig.outcome.kind is MismatchKind.SPEC_SILENT else new if status is FindingStatus.NEW else known
+        )
         target.append(item(v, oracles))
     groups = [
         Group(

@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from conformance.core.behaviour import BEHAVIOURS, Behaviour, behaviour_css, css_class, legend
 from conformance.core.outcome import Kind
+from conformance.core.vocabulary import FindingStatus
 from conformance.report.atlas_diff import AtlasChange, atlas_changes
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
@@ -50,7 +51,7 @@ NEVER = frozenset(
         Behaviour.PROTOCOL,
     }
 )
-NOT_JUDGED = frozenset({Behaviour.UNSUPPORTED, Behaviour.NOT_RUN})
+NOT_JUDGED = frozenset({Behaviour.UNSUPPORTED, Behaviour.NOT_RUN, Behaviour.HARNESS_ERROR})
 
 
 def conformance_of(behaviour: Behaviour) -> str:
@@ -218,8 +219,8 @@ def page_context(
         "kind_css": Markup(kind_css()),
         "comparison": comparison,
         "atlas_changes": changes,
-        "new_count": sum(f.status == "new" for f in run.findings),
-        "known_count": sum(f.status != "new" for f in run.findings),
+        "new_count": sum(f.status is FindingStatus.NEW for f in run.findings),
+        "known_count": sum(f.status is not FindingStatus.NEW for f in run.findings),
         "dtype_tables": dtype_tables(run.dtype_support),
         **atlas_context(run, atlas, changes, anchors),
     }

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.core.behaviour import severity
-from conformance.judge.verdict import SPEC_SILENT
+from conformance.core.behaviour import Behaviour, severity
+from conformance.core.vocabulary import FindingStatus, MismatchKind, RunStatus
 from conformance.report.atlas_diff import AtlasChange, condition_words
 from conformance.report.facts_view import flatten_facts, framework_versions, human_duration
 from conformance.report.run_view import console_head
@@ -64,7 +64,7 @@ def headline(run: RunResult) -> str:
     >>> headline(RunResult({}, 0, {}, {}, 1.0, {}, []))
     '## gather-conformance: 0 findings (0 new, 0 known)'
     """
-    new = sum(f.status == "new" for f in run.findings)
+    new = sum(f.status is FindingStatus.NEW for f in run.findings)
     n = len(run.findings)
     return f"## gather-conformance: {n} finding{'s' * (n != 1)} ({new} new, {n - new} known)"
 
@@ -90,8 +90,9 @@ def lead_lines(
     >>> lead_lines([], Comparison(), [])
     ['**New**: nothing.', '', '**Changed** since the compared run: nothing.', '']
     """
-    new = [v for v in views if v.finding.status == "new" and v.finding.signature.outcome != SPEC_SILENT]
-    silent = sum(v.finding.status == "new" and v.finding.signature.outcome == SPEC_SILENT for v in views)
+    fresh = [v for v in views if v.finding.status is FindingStatus.NEW]
+    new = [v for v in fresh if v.finding.signature.outcome.kind is not MismatchKind.SPEC_SILENT]
+    silent = len(fresh) - len(new)
     also = f" (and {silent} where the docs are silent)" if silent else ""
     if new:
         lines = [f"**New**: {len(new)} finding{'s' * (len(new) != 1)} not in the baseline{also}; the worst:"]
@@ -127,8 +128,8 @@ def atlas_lines(atlas: Atlas) -> list[str]:
     """
     rows: dict[tuple[str, str], dict[str, list[str]]] = {}
     for c in atlas.cells:
-        if c.behaviour not in ("not supported", "not run"):
-            word = c.behaviour + ("" if c.documented else " ⚠")
+        if c.behaviour not in (Behaviour.UNSUPPORTED, Behaviour.NOT_RUN):
+            word = c.behaviour.value + ("" if c.documented else " ⚠")
             rows.setdefault((c.eq_class, c.condition), {}).setdefault(word, []).append(f"{c.op} ({c.oracle})")
     disagree = [(k, v) for k, v in rows.items() if len({w.removesuffix(" ⚠") for w in v}) > 1]
     if not disagree:
@@ -144,8 +145,8 @@ def atlas_lines(atlas: Atlas) -> list[str]:
 def row_words(key: MatrixKey) -> str:
     """A matrix row in words (an empty part left out).
 
-    >>> row_words(MatrixKey("torch.gather", "negative", "int")), row_words(MatrixKey("t.g", "neg", ""))
-    ('torch.gather · negative · int', 't.g · neg')
+    >>> row_words(MatrixKey("torch.gather", "negative", "int")), row_words(MatrixKey("t.g", "empty", ""))
+    ('torch.gather · negative · int', 't.g · empty')
     """
     return " · ".join(part for part in (key.op, key.regime, key.data_family) if part)
 
@@ -153,9 +154,9 @@ def row_words(key: MatrixKey) -> str:
 def nonconforming_cells(run: RunResult) -> list[list[str]]:
     """``[row, oracle, behaviours]`` for every matrix cell where something did not conform, worst first.
 
-    >>> k = MatrixKey("t.g", "neg", "int")
+    >>> k = MatrixKey("t.g", "negative", "int")
     >>> nonconforming_cells(RunResult({}, 0, {}, {}, 1.0, {k: {"a": {"conforms": 2}, "b": {"wraps": 1}}}, []))
-    [['t.g · neg · int', 'b', 'wraps 1']]
+    [['t.g · negative · int', 'b', 'wraps 1']]
     """
     rows = []
     for key, cells in run.matrix.items():
@@ -171,14 +172,14 @@ def warning_lines(run: RunResult) -> list[str]:
 
     >>> from conformance.results.finding import HarnessError
     >>> errors = [HarnessError("judge", "KeyError: 'x'")]
-    >>> for line in warning_lines(RunResult({}, 0, {}, {}, 1.0, {}, [], harness_errors=errors, status="partial")):
+    >>> for line in warning_lines(RunResult({}, 0, {}, {}, 1.0, {}, [], harness_errors=errors, status=RunStatus.PARTIAL)):
     ...     print(line)
     **Run partial**: the matrix and the findings cover only part of it.
     **1 harness error** (judge: KeyError: 'x')
     <BLANKLINE>
     """
     lines = []
-    if run.status != "complete":
+    if run.status is not RunStatus.COMPLETE:
         lines.append(f"**Run {run.status}**: the matrix and the findings cover only part of it.")
     if run.harness_errors:
         n = len(run.harness_errors)
@@ -214,13 +215,13 @@ def finding_row(view: FindingView) -> list[str]:
     >>> from conformance.results.finding import Finding
     >>> from conformance.judge.signature import Signature
     >>> from conformance.core.outcome import Outcome
-    >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("huge",))
+    >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("in-range",))
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {}, count=2)
     >>> finding_row(finding_views([f])[0])
-    ['F1', 'NEW', 't.g on t 1 (cpu, eager): crash, for huge', '2', '0 s']
+    ['F1', 'NEW', 't.g on t 1 (cpu, eager): crash, for in-range', '2', '0 s']
     """
     f = view.finding
-    status = f.status.upper() if f.status == "new" else f.status
+    status = f.status.value.upper() if f.status is FindingStatus.NEW else f.status.value
     return [f"F{view.number}", status, view.words, str(f.count), human_duration(f.first_seen_s)]
 
 

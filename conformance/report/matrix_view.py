@@ -4,9 +4,9 @@ per oracle, and in each cell the behaviours, most alarming first, with the
 findings behind them.
 
 >>> from conformance.results.run_result import MatrixKey
->>> rows = matrix_rows({MatrixKey("t.g", "neg", "int"): {"a": {"raises": 1}}}, ["a", "b"], [])
->>> [(r.op, r.regime, r.families, r.cells["a"].worst, r.cells["b"]) for r in rows]
-[('t.g', 'neg', ['int'], 'raises', None)]
+>>> rows = matrix_rows({MatrixKey("t.g", "negative", "int"): {"a": {"raises": 1}}}, ["a", "b"], [])
+>>> [(r.op, str(r.regime), r.families, r.cells["a"].worst, r.cells["b"]) for r in rows]
+[('t.g', 'negative', ['int'], 'raises', None)]
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def finding_family(finding: Finding) -> str:
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("o", "x", "1", "cpu", "eager", "value", "", ())
+    >>> sig = Signature("o", "x", "1", "cpu", "eager", "wrong value", "", ())
     >>> finding_family(Finding(sig, Case("o", np.array(["a"]), np.zeros(1, int)), None, {}))
     'str'
     """
@@ -91,7 +91,7 @@ def in_regime(finding: Finding, regime: str) -> bool:
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("o", "x", "1", "cpu", "eager", "value", "", ("negative",))
+    >>> sig = Signature("o", "x", "1", "cpu", "eager", "wrong value", "", ("negative",))
     >>> f = Finding(sig, Case("o", np.zeros(1), np.zeros(1, int)), None, {})
     >>> in_regime(f, "negative"), in_regime(f, "oob-above"), in_regime(f, "")
     (True, False, True)
@@ -109,9 +109,11 @@ def findings_for(
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("torch.gather", "torch", "2", "cpu", "eager", "value", "wraps", ("negative",))
-    >>> f = Finding(sig, Case("torch.gather", np.zeros(2), np.zeros(1, int)), None, {})
-    >>> [len(findings_for([f], "torch.gather", regime, ["float"], "torch")) for regime in ("negative", "oob")]
+    >>> sig = Signature("torch.gather", "torch", "2", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+    >>> from conformance.core.case import CaseTags
+    >>> tags = CaseTags("negative", "int64", "float")
+    >>> f = Finding(sig, Case("torch.gather", np.zeros(2), np.zeros(1, int), tags=tags), None, {})
+    >>> [len(findings_for([f], "torch.gather", regime, ["float"], "torch")) for regime in ("negative", "oob-above")]
     [1, 0]
     """
     return [
@@ -141,10 +143,10 @@ def matrix_rows(matrix: Matrix, oracles: Sequence[str], findings: Sequence[Findi
     """Rows op × regime, split by :func:`family_groups`, each cell with its findings.
 
     >>> from conformance.results.run_result import MatrixKey as K
-    >>> m = {K("t", "neg", "int"): {"a": {"raises": 1}}, K("t", "neg", "float"): {"a": {"raises": 2}},
-    ...      K("t", "oob", "int"): {"a": {"clamps": 1}}, K("t", "oob", "float"): {"a": {"garbage": 1}}}
-    >>> [(r.regime, r.families, r.cells["a"].worst) for r in matrix_rows(m, ["a"], [])]
-    [('neg', ['int', 'float'], 'raises'), ('oob', ['int'], 'clamps'), ('oob', ['float'], 'garbage')]
+    >>> m = {K("t", "negative", "int"): {"a": {"raises": 1}}, K("t", "negative", "float"): {"a": {"raises": 2}},
+    ...      K("t", "oob-above", "int"): {"a": {"clamps": 1}}, K("t", "oob-above", "float"): {"a": {"garbage": 1}}}
+    >>> [(str(r.regime), r.families, r.cells["a"].worst) for r in matrix_rows(m, ["a"], [])]
+    [('negative', ['int', 'float'], 'raises'), ('oob-above', ['int'], 'clamps'), ('oob-above', ['float'], 'garbage')]
     """
     groups: dict[tuple[str, str], dict[str, Cells]] = {}
     for key, by_oracle in matrix.items():
@@ -167,7 +169,7 @@ def oracle_columns(run: RunResult) -> list[str]:
     """The matrix columns: every oracle in the matrix, the cases or the findings, first seen first.
 
     >>> from conformance.results.run_result import MatrixKey
-    >>> oracle_columns(RunResult({}, 0, {}, {"b": 1, "a": 1}, 1.0, {MatrixKey("t", "r", "int"): {"a": {}}}, []))
+    >>> oracle_columns(RunResult({}, 0, {}, {"b": 1, "a": 1}, 1.0, {MatrixKey("t", "in-range", "int"): {"a": {}}}, []))
     ['a', 'b']
     """
     in_matrix = [o for by_oracle in run.matrix.values() for o in by_oracle]

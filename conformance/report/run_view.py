@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from conformance.core.vocabulary import FindingStatus
 from conformance.report.facts_view import NONE_TEXT, fact_text, human_duration, number_text
 from conformance.results.run_result import RunResult
 
@@ -35,7 +36,7 @@ def console_head(run: RunResult) -> str:
     '7 oracle runs in 19.4 s · 0 findings (0 new, 0 known) · 2 raw discrepancies'
     """
     runs = sum(run.cases.values())
-    new = sum(f.status == "new" for f in run.findings)
+    new = sum(f.status is FindingStatus.NEW for f in run.findings)
     known = len(run.findings) - new
     head = f"{runs} oracle runs in {run.seconds:.1f} s · {len(run.findings)} findings ({new} new, {known} known)"
     return f"{head} · {run.raw_discrepancies} raw discrepancies"
@@ -102,7 +103,10 @@ def run_rows(run: RunResult) -> list[tuple[str, str]]:
     """
     f = run.figures
     per_case, per_run = rates(f)
-    rows = [("status", run.status), ("seed", fact_text(run.seed) if run.seed is not None else "none (derandomized)")]
+    rows = [
+        ("status", run.status.value),
+        ("seed", fact_text(run.seed) if run.seed is not None else "none (derandomized)"),
+    ]
     rows.append(("wall time", human_duration(run.seconds) + (f" ({run.seconds:.1f} s)" if run.seconds >= 60 else "")))
     atlas_s = _number(f, "atlas_seconds")
     if atlas_s:

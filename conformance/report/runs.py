@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.core.behaviour import severity
+from conformance.core.vocabulary import FindingStatus, RunStatus
 from conformance.judge.rootcause import example_words, merged_into
 from conformance.judge.signature import Signature
 from conformance.report.facts_view import flatten_facts
@@ -80,7 +81,7 @@ def merge_cells(rows: Iterable[Mapping[str, Mapping[str, int]]]) -> Cells:
 def merge_matrices(matrices: Iterable[Matrix]) -> Matrix:
     """The union of behaviour matrices, counts summed (first-seen key order kept).
 
-    >>> k = MatrixKey("t", "neg", "int")
+    >>> k = MatrixKey("t", "negative", "int")
     >>> merge_matrices([{k: {"torch": {"raises": 2}}}, {k: {"torch": {"raises": 1, "wraps": 1}}}])[k]
     {'torch': {'raises': 3, 'wraps': 1}}
     """
@@ -135,7 +136,7 @@ def case_size(finding: Finding) -> tuple[int, int, float]:
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
-    >>> sig = Signature("o", "x", "1", "cpu", "eager", "value", "", ())
+    >>> sig = Signature("o", "x", "1", "cpu", "eager", "wrong value", "", ())
     >>> f = Finding(sig, Case("o", np.zeros((2, 3)), np.zeros(4, int)), None, {})
     >>> case_size(f)
     (10, 3, 0.0)
@@ -151,7 +152,7 @@ def merge_group(group: Sequence[Finding]) -> Finding:
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
-    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value", "wraps", ("negative",))
+    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
     >>> big = Finding(sig, Case("torch.take", np.zeros(9), np.zeros(2, int)), None, {}, count=4, first_seen_s=1.0)
     >>> small = Finding(sig, Case("torch.take", np.zeros(2), np.zeros(1, int)), None, {}, count=3, first_seen_s=2.0)
     >>> m = merge_group([big, small]); (m.count, m.first_seen_s, m.case.data.size)
@@ -162,7 +163,7 @@ def merge_group(group: Sequence[Finding]) -> Finding:
         best,
         count=sum(f.count for f in group),
         first_seen_s=min(f.first_seen_s for f in group),
-        status="known" if any(f.status == "known" for f in group) else best.status,
+        status=FindingStatus.KNOWN if any(f.status is FindingStatus.KNOWN for f in group) else best.status,
         baseline_note=best.baseline_note or next((f.baseline_note for f in group if f.baseline_note), None),
         baseline_link=best.baseline_link or next((f.baseline_link for f in group if f.baseline_link), None),
     )
@@ -173,7 +174,7 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
-    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below",))
+    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)", ("bad index",))
     >>> f = Finding(sig, Case("numpy.take", np.zeros(2), np.zeros(1, int)), None, {}, count=2)
     >>> [g.count for g in merge_findings([f, f])]
     [4]
@@ -208,13 +209,13 @@ def shard_mismatch(runs: Sequence[RunResult]) -> str | None:
     return None
 
 
-def merge_status(statuses: Iterable[str]) -> str:
+def merge_status(statuses: Iterable[RunStatus]) -> RunStatus:
     """The status of shards as one run: complete only if every shard is.
 
-    >>> merge_status(["complete", "complete"]), merge_status(["complete", "interrupted"])
+    >>> str(merge_status([RunStatus.COMPLETE, RunStatus.COMPLETE])), str(merge_status([RunStatus.COMPLETE, RunStatus.INTERRUPTED]))
     ('complete', 'interrupted')
     """
-    return next((s for s in statuses if s != "complete"), "complete")
+    return next((s for s in statuses if s is not RunStatus.COMPLETE), RunStatus.COMPLETE)
 
 
 def merge_runs(runs: Sequence[RunResult]) -> RunResult:
@@ -325,7 +326,7 @@ def finding_changes(before: Finding, after: Finding) -> list[Change]:
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
-    >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "value", "", ())
+    >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "wrong value", "", ())
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), None, {})
     >>> [(c.what, c.before, c.after) for c in finding_changes(f, replace(f, signature=replace(sig, version="2")))]
     [('finding', 't 1', 't 2')]
@@ -347,9 +348,9 @@ def finding_changes(before: Finding, after: Finding) -> list[Change]:
 def matrix_changes(old: Matrix, new: Matrix) -> list[Change]:
     """Matrix cells whose set of behaviours changed.
 
-    >>> k = MatrixKey("t", "neg", "int")
+    >>> k = MatrixKey("t", "negative", "int")
     >>> [(c.key, c.before, c.after) for c in matrix_changes({k: {"a": {"wraps": 3}}}, {k: {"a": {"raises": 3}}})]
-    [('t|neg|int · a', 'wraps 3', 'raises 3')]
+    [('t|negative|int · a', 'wraps 3', 'raises 3')]
     """
     out = []
     for row in dict.fromkeys([*old, *new]):
@@ -382,7 +383,7 @@ def compare_runs(old: RunResult, new: RunResult) -> Comparison:
     >>> from conformance.core.case import Case
     >>> from conformance.core.outcome import Outcome
     >>> def run(version, behaviour):
-    ...     sig = Signature("torch.take", "torch", version, "cpu", "eager", "value", "wraps", ("negative",))
+    ...     sig = Signature("torch.take", "torch", version, "cpu", "eager", "value instead of error", "wraps", ("bad index",))
     ...     f = Finding(sig, Case("torch.take", np.zeros(2), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {})
     ...     matrix = {MatrixKey("torch.take", "negative", "float"): {"torch": {behaviour: 3}}}
     ...     return RunResult({"torch": version}, 0, {}, {}, 1.0, matrix, [f])

@@ -6,11 +6,11 @@ outcome laid out next to the reference, its scripts and its model.
 >>> from conformance.core.case import Case
 >>> from conformance.judge.signature import Signature
 >>> from conformance.core.outcome import Outcome
->>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below",))
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)", ("bad index",))
 >>> f = Finding(sig, Case("numpy.take", np.arange(3), np.array([-1])), Outcome.returned(np.array([2])),
 ...             {"numpy": Outcome.returned(np.array([0]))}, scripts={"numpy": "print(1)"})
 >>> [(v.number, v.anchor, [o.note for o in v.outcomes], v.scripts[0][1]) for v in finding_views([f])]
-[(1, 'f-75042007ca', ['', '1 of 1 elements differ'], 'scripts/f-75042007ca_numpy.py')]
+[(1, 'f-226a4e3b9b', ['', '1 of 1 elements differ'], 'scripts/f-226a4e3b9b_numpy.py')]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from conformance.core.behaviour import UNKNOWN_SEVERITY, Behaviour, severity
 from conformance.core.outcome import Kind, Outcome
+from conformance.core.vocabulary import FindingStatus
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
 from conformance.results.finding import Finding
@@ -64,9 +65,9 @@ def finding_anchor(finding: Finding) -> str:
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value", "clip", ("oob-below",))
+    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)", ("bad index",))
     >>> finding_anchor(Finding(sig, Case("numpy.take", np.zeros(1), np.zeros(1, int)), Outcome.unsupported(""), {}))
-    'f-75042007ca'
+    'f-226a4e3b9b'
     """
     return ANCHOR_PREFIX + hashlib.sha1(finding.signature.key().encode()).hexdigest()[:10]
 
@@ -83,10 +84,10 @@ def finding_order(finding: Finding) -> tuple[int, int, int, str]:
     (0, -8, -3, 't.g|t|1|cpu|eager|crash||')
     """
     subject = finding.outcomes.get(finding.signature.oracle)
-    kind = subject.kind.value if subject is not None else finding.signature.outcome
+    kind = subject.kind.value if subject is not None else str(finding.signature.outcome)
     policy = severity(finding.signature.policy) if finding.signature.policy else 0
     worst = max(policy, kind_severity(kind))
-    return (0 if finding.status == "new" else 1, -worst, -finding.count, finding.signature.key())
+    return (0 if finding.status is FindingStatus.NEW else 1, -worst, -finding.count, finding.signature.key())
 
 
 def op_doc(op: str) -> tuple[str, str] | None:
@@ -164,7 +165,7 @@ def outcome_views(finding: Finding) -> list[OutcomeView]:
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("t.g", "b", "1", "cpu", "eager", "value", "", ())
+    >>> sig = Signature("t.g", "b", "1", "cpu", "eager", "wrong value", "", ())
     >>> ref = Outcome.returned(np.array([1, 2]))
     >>> got = {"a": ref, "b": Outcome.returned(np.array([1, 3]))}
     >>> for v in outcome_views(Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), ref, got)):

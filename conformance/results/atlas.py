@@ -4,7 +4,7 @@
 A cell (:class:`AtlasCell`) is one (condition, class, op, oracle):
 
 * ``behaviour``: the judge's word (:func:`~conformance.judge.verdict.judge`, the
-  same judge as the campaign's), or ``"harness error"`` when the suite itself
+  same judge as the campaign's), or ``harness error`` when the suite itself
   failed on the probe (its reference or judging raised);
 * ``error_class``: the oracle's normalized error class, if it raised;
 * ``documented``: whether the verdict conforms, i.e. the op did what its docs say;
@@ -13,7 +13,10 @@ A cell (:class:`AtlasCell`) is one (condition, class, op, oracle):
   ``observed``, the short descriptions of what the docs give and what the
   oracle did (and ``message``, the start of its error message);
 * ``probes`` and ``seen``: how many probe cases the cell aggregates and the
-  distinct behaviours among them.
+  distinct behaviours among them;
+* ``roots``: the root cause of each departing probe case, computed by the
+  campaign's own rule (:class:`RootSighting`): the report links a cell to the
+  finding that stands for it by comparing these, never by parsing words.
 
 **One cell per (condition, class, op, oracle).** The class is part of the key
 because one op can appear in two classes (``numpy.take`` is a block gather,
@@ -37,12 +40,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cases.probes import CONDITIONS
+from conformance.core.behaviour import Behaviour
 from conformance.core.encoding import read_json_file
+from conformance.core.outcome import ErrorClass
+from conformance.judge.signature import Signature
 
 ATLAS_FORMAT = 1
 """Version of the ``atlas.json`` layout (its ``"format"`` key)."""
-HARNESS_ERROR = "harness error"
-"""The behaviour of a cell where the suite itself failed on the probe."""
 MESSAGE_CHARS = 200
 
 CellKey = tuple[str, str, str, str]
@@ -50,33 +54,69 @@ CellKey = tuple[str, str, str, str]
 
 
 @dataclass(frozen=True)
+class RootSighting:
+    """A departing probe case's root cause as the campaign computes it
+    (:meth:`conformance.judge.judged.Judged.signature`) with the behaviour
+    words its example fits: what links a cell to the finding that stands for
+    it once the sightings settle (:func:`conformance.judge.rootcause.merged_into`).
+
+    >>> r = RootSighting(Signature("t.g", "t", "1", "cpu", "eager", "wrong value", "ambiguous", ("bad index",)),
+    ...                  frozenset({Behaviour.WRAPS, Behaviour.CLAMPS}))
+    >>> RootSighting.from_json(r.to_json()) == r
+    True
+    """
+
+    signature: Signature
+    fits: frozenset[Behaviour] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"signature": self.signature.to_json(), "fits": sorted(w.value for w in self.fits)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RootSighting:
+        return cls(Signature.from_json(d["signature"]), frozenset(Behaviour(w) for w in d.get("fits", ())))
+
+
+@dataclass(frozen=True)
 class AtlasCell:
-    """One (condition, class, op, oracle): see the module docstring."""
+    """One (condition, class, op, oracle): see the module docstring. ``roots``:
+    the root causes of the cell's departing probe cases (none where it conforms)."""
 
     condition: str
     eq_class: str
     op: str
     oracle: str
     version: str
-    behaviour: str
-    error_class: str | None
+    behaviour: Behaviour
+    error_class: ErrorClass | None
     documented: bool
     example: dict[str, Any]
     probes: int = 1
-    seen: tuple[str, ...] = ()
+    seen: tuple[Behaviour, ...] = ()
+    roots: tuple[RootSighting, ...] = ()
+
+    def __post_init__(self) -> None:
+        """Words become vocabulary members (the file's, or a test's)."""
+        object.__setattr__(self, "behaviour", Behaviour(self.behaviour))
+        object.__setattr__(self, "error_class", ErrorClass(self.error_class) if self.error_class else None)
+        object.__setattr__(self, "seen", tuple(Behaviour(b) for b in self.seen))
 
     @property
     def key(self) -> CellKey:
         return (self.condition, self.eq_class, self.op, self.oracle)
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: list(self.seen) if f.name == "seen" else getattr(self, f.name) for f in fields(self)}
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("seen", "roots")}
+        d["behaviour"] = self.behaviour.value
+        d["error_class"] = self.error_class.value if self.error_class else None
+        return d | {"seen": [b.value for b in self.seen], "roots": [r.to_json() for r in self.roots]}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> AtlasCell:
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {k: v for k, v in d.items() if k in known}
         values["seen"] = tuple(values.get("seen", ()))
+        values["roots"] = tuple(RootSighting.from_json(r) for r in values.get("roots", ()))
         return cls(**values)
 
 

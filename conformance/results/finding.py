@@ -15,6 +15,7 @@ from typing import Any
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
+from conformance.core.vocabulary import FindingStatus
 from conformance.judge.signature import Signature
 
 
@@ -29,22 +30,28 @@ class Finding:
     count: int = 1
     first_seen_s: float = 0.0
     seed: int | None = None
-    scripts: dict[str, str] = field(default_factory=dict)  # oracle name -> standalone Python script
+    scripts: dict[str, str] = field(default_factory=dict)
+    """Oracle name -> its standalone Python script."""
     onnx_model_b64: str | None = None
-    status: str = "new"  # "new" or "known" (in the baseline)
+    status: FindingStatus = FindingStatus.NEW
+    """Known where the baseline accepts it."""
     baseline_note: str | None = None
     baseline_link: str | None = None
-    class_case: dict[str, Any] | None = (
-        None  # the drawn (shrunk) class-level case, see conformance.cases.class_case.ClassCase
-    )
-    siblings: list[dict[str, Any]] = field(default_factory=list)  # the same class case through the class's other ops
-    variants: dict[str, dict[str, int]] = field(
-        default_factory=dict
-    )  # what the root cause merges: "op" -> {op key: count}, "regime", dtypes
+    class_case: dict[str, Any] | None = None
+    """The drawn (shrunk) class-level case (see :class:`conformance.cases.class_case.ClassCase`)."""
+    siblings: list[dict[str, Any]] = field(default_factory=list)
+    """The same class case through the class's other ops."""
+    variants: dict[str, dict[str, int]] = field(default_factory=dict)
+    """What the root cause merges: ``"op"`` -> {op key: count}, ``"regime"``, dtypes, behaviours."""
+
+    def __post_init__(self) -> None:
+        self.status = FindingStatus(self.status)
 
     def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k not in ("signature", "case", "reference", "outcomes")}
-        d["signature"] = asdict(self.signature) | {"key": self.signature.key()}
+        skip = ("signature", "case", "reference", "outcomes")
+        d = {k: v for k, v in asdict(self).items() if k not in skip}
+        d["status"] = self.status.value
+        d["signature"] = self.signature.to_json()
         d["case"] = self.case.to_json()
         d["reference"] = self.reference.to_json()
         d["outcomes"] = {k: o.to_json() for k, o in self.outcomes.items()}
@@ -53,14 +60,12 @@ class Finding:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Finding:
         d = dict(d)
-        sig = dict(d.pop("signature"))
-        sig.pop("key", None)
-        sig["tags"] = tuple(sig["tags"])
         return cls(
-            signature=Signature(**sig),
+            signature=Signature.from_json(d.pop("signature")),
             case=Case.from_json(d.pop("case")),
             reference=Outcome.from_json(d.pop("reference")),
             outcomes={k: Outcome.from_json(o) for k, o in d.pop("outcomes").items()},
+            status=FindingStatus(d.pop("status", FindingStatus.NEW)),
             **d,
         )
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from conformance.core.encoding import read_json_file
+from conformance.core.vocabulary import Regime, RunStatus
 from conformance.results.finding import Finding, HarnessError
 
 RESULTS_FORMAT = 3
@@ -26,20 +27,24 @@ RESULTS_FORMAT = 3
 class MatrixKey:
     """A row of the behaviour matrix: an op, an index regime and a data dtype family.
 
-    >>> MatrixKey.from_json(MatrixKey("torch.gather", "negative", "int").to_json())
-    MatrixKey(op='torch.gather', regime='negative', data_family='int')
+    >>> key = MatrixKey("torch.gather", "negative", "int")
+    >>> MatrixKey.from_json(key.to_json()) == key, key.regime
+    (True, <Regime.NEGATIVE: 'negative'>)
     """
 
     op: str
-    regime: str
+    regime: Regime
     data_family: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "regime", Regime(self.regime))
+
     def to_json(self) -> dict[str, str]:
-        return asdict(self)
+        return {"op": self.op, "regime": self.regime.value, "data_family": self.data_family}
 
     @classmethod
     def from_json(cls, d: Mapping[str, str]) -> MatrixKey:
-        return cls(d["op"], d["regime"], d["data_family"])
+        return cls(d["op"], Regime(d["regime"]), d["data_family"])
 
 
 Matrix = dict[MatrixKey, dict[str, dict[str, int]]]
@@ -72,29 +77,25 @@ class RunResult:
     matrix: Matrix
     findings: list[Finding]
     raw_discrepancies: int = 0
-    figures: dict[str, Any] = field(
-        default_factory=dict
-    )  # throughput, collapse, time to first find (conformance.campaign.runner)
+    figures: dict[str, Any] = field(default_factory=dict)
+    """Throughput, collapse, time to first find (:mod:`conformance.campaign.runner`)."""
     harness_errors: list[HarnessError] = field(default_factory=list)
-    status: str = (
-        "complete"  # "complete", "interrupted" (SIGINT/SIGTERM) or "partial" (rebuilt from a killed run's stream)
-    )
-    dtype_support: list[dict[str, Any]] = field(
-        default_factory=list
-    )  # conformance.judge.dtype_support.DtypeSupport.to_json()
-    replay: list[dict[str, Any]] = field(
-        default_factory=list
-    )  # the baseline's reproducers replayed (conformance.gate.replay.Replayed.to_json)
+    status: RunStatus = RunStatus.COMPLETE
+    dtype_support: list[dict[str, Any]] = field(default_factory=list)
+    """:meth:`conformance.judge.dtype_support.DtypeSupport.to_json`."""
+    replay: list[dict[str, Any]] = field(default_factory=list)
+    """The baseline's reproducers replayed (:meth:`conformance.gate.replay.Replayed.to_json`)."""
+
+    def __post_init__(self) -> None:
+        self.status = RunStatus(self.status)
 
     def to_json(self) -> dict[str, Any]:
-        d = {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name not in ("findings", "matrix", "harness_errors")
-        }
+        special = ("findings", "matrix", "harness_errors", "status")
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in special}
         return {
             "format": RESULTS_FORMAT,
             **d,
+            "status": self.status.value,
             "matrix": matrix_to_json(self.matrix),
             "findings": [f.to_json() for f in self.findings],
             "harness_errors": [e.to_json() for e in self.harness_errors],

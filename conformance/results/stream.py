@@ -15,7 +15,7 @@ from it.
 >>> buf = io.StringIO()
 >>> s = ResultStream(buf)
 >>> s.header(facts={}, seed=0, budget={}, shard=(0, 1))
->>> s.end(seconds=1.5, status="complete")
+>>> s.end(seconds=1.5, status=RunStatus.COMPLETE)
 >>> [json.loads(line)["type"] for line in buf.getvalue().splitlines()]
 ['header', 'end']
 """
@@ -30,12 +30,25 @@ from typing import IO, Any
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
+from conformance.core.vocabulary import Mismatch, RunStatus
+from conformance.core.word import Word
 from conformance.judge.signature import Signature
 from conformance.results.finding import Finding, HarnessError
 from conformance.results.run_result import Matrix, MatrixKey, RunResult
 
 STREAM_FORMAT = 1
 """Version of the ``results.jsonl`` layout (in the header line)."""
+
+
+class Record(Word):
+    """The ``type`` of a line of the stream."""
+
+    HEADER = "header"
+    JUDGED = "judged"
+    DISCREPANCY = "discrepancy"
+    HARNESS_ERROR = "harness_error"
+    FINDING = "finding"
+    END = "end"
 
 
 class StreamError(ValueError):
@@ -62,7 +75,7 @@ class ResultStream:
     ) -> None:
         self._write(
             {
-                "type": "header",
+                "type": Record.HEADER.value,
                 "format": STREAM_FORMAT,
                 "facts": facts,
                 "seed": seed,
@@ -72,14 +85,14 @@ class ResultStream:
         )
 
     def judged(self, class_case: dict[str, Any], verdicts: list[dict[str, Any]]) -> None:
-        self._write({"type": "judged", "class_case": class_case, "verdicts": verdicts})
+        self._write({"type": Record.JUDGED.value, "class_case": class_case, "verdicts": verdicts})
 
-    def record(self, kind: str, payload: dict[str, Any]) -> None:
+    def record(self, kind: Record, payload: dict[str, Any]) -> None:
         """A ``discrepancy``, ``harness_error`` or ``finding`` line."""
-        self._write({"type": kind, **payload})
+        self._write({"type": kind.value, **payload})
 
-    def end(self, *, seconds: float, status: str) -> None:
-        self._write({"type": "end", "seconds": seconds, "status": status})
+    def end(self, *, seconds: float, status: RunStatus) -> None:
+        self._write({"type": Record.END.value, "seconds": seconds, "status": status.value})
 
     def close(self) -> None:
         self._out.close()
@@ -101,7 +114,7 @@ def records(path: Path) -> Iterator[dict[str, Any]]:
             if number == len(lines):  # the writer was killed mid-line
                 return
             raise StreamError(f"{path}: line {number} is not JSON") from None
-        if number == 1 and (record.get("type") != "header" or record.get("format") != STREAM_FORMAT):
+        if number == 1 and (record.get("type") != Record.HEADER or record.get("format") != STREAM_FORMAT):
             raise StreamError(f"{path}: not a results stream of format {STREAM_FORMAT} (first line: {line[:80]!r})")
         yield record
 
@@ -120,19 +133,19 @@ def rebuild(path: Path) -> RunResult:
     errors: list[HarnessError] = []
     end: dict[str, Any] = {}
     for r in records(path):
-        kind = r["type"]
-        if kind == "header":
+        kind = Record(r["type"])
+        if kind is Record.HEADER:
             header = r
-        elif kind == "judged":
+        elif kind is Record.JUDGED:
             for v in r["verdicts"]:
                 cases[v["oracle"]] += 1
                 cell = matrix.setdefault(MatrixKey(v["op"], v["regime"], v["data_family"]), {}).setdefault(
                     v["oracle"], {}
                 )
                 cell[v["behaviour"]] = cell.get(v["behaviour"], 0) + 1
-                raw += v["outcome"] != "ok"
-        elif kind == "discrepancy":
-            sig = Signature(**{**r["signature"], "tags": tuple(r["signature"]["tags"])})
+                raw += not Mismatch.parse(v["outcome"]).conforms
+        elif kind is Record.DISCREPANCY:
+            sig = Signature.from_json(r["signature"])
             firsts[sig.key()] = Finding(
                 sig,
                 Case.from_json(r["case"]),
@@ -142,12 +155,12 @@ def rebuild(path: Path) -> RunResult:
                 seed=header.get("seed"),
                 class_case=r["class_case"],
             )
-        elif kind == "finding":
+        elif kind is Record.FINDING:
             f = Finding.from_json({k: v for k, v in r.items() if k != "type"})
             shrunk[f.signature.key()] = f
-        elif kind == "harness_error":
+        elif kind is Record.HARNESS_ERROR:
             errors.append(HarnessError.from_json(r))
-        elif kind == "end":
+        elif kind is Record.END:
             end = r
     findings = [shrunk.get(k, f) for k, f in firsts.items()] + [f for k, f in shrunk.items() if k not in firsts]
     return RunResult(
@@ -160,5 +173,5 @@ def rebuild(path: Path) -> RunResult:
         findings=findings,
         raw_discrepancies=raw,
         harness_errors=errors,
-        status=end.get("status", "partial"),
+        status=RunStatus(end.get("status", RunStatus.PARTIAL)),
     )

@@ -27,7 +27,17 @@ from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.case import OpKey
 from conformance.spec.plans import EqClass, flat_plan
 from conformance.spec.policy import CLIP, MODULO, NONNEGATIVE, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, IndexPolicy
-from conformance.spec.preconditions import Attrs, PlanFn, elements, gather_block, gather_nd, index_select, tf_gather
+from conformance.spec.preconditions import (
+    Attrs,
+    EmptyTuple,
+    OtherDims,
+    PlanFn,
+    elements,
+    gather_block,
+    gather_nd,
+    index_select,
+    tf_gather,
+)
 
 
 class _Required:
@@ -72,7 +82,7 @@ class OpSpec:
     mode_policies: Mapping[Any, IndexPolicy] = field(default_factory=dict)
     opset: int | None = None
     unspecified: frozenset[str] = frozenset()
-    """Index regimes (:data:`~conformance.cases.class_case.REGIMES`) where the docs are
+    """Index regimes (:data:`~conformance.core.vocabulary.REGIMES`) where the docs are
     silent (``policy: unspecified``): whatever the framework does there is
     recorded as "spec silent", never judged a violation."""
     mask_dtypes: frozenset[str] = frozenset()
@@ -198,7 +208,7 @@ _ge11 = OpSpec(
     EqClass.ELEMENT,
     ONNX_DOC.format("GatherElements"),
     (AXIS0,),
-    elements("onnx.GatherElements", "axis", "window"),
+    elements("onnx.GatherElements", "axis", OtherDims.WINDOW),
     ONNX,
     ONNX_DTYPES,
     ONNX_IDX,
@@ -282,7 +292,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ELEMENT,
         "https://numpy.org/doc/stable/reference/generated/numpy.take_along_axis.html",
         (Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),),
-        elements("numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        elements("numpy.take_along_axis", "axis", OtherDims.BROADCAST, none_flattens=True),
         ONNX,
         DATA_DTYPES,
         INDEX_DTYPES,
@@ -293,7 +303,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ND,
         "https://numpy.org/doc/stable/user/basics.indexing.html#integer-array-indexing",
         (),
-        gather_nd("numpy.advanced_indexing", empty_tuple="data"),
+        gather_nd("numpy.advanced_indexing", empty_tuple=EmptyTuple.DATA),
         ONNX,
         DATA_DTYPES,
         INDEX_DTYPES,
@@ -305,7 +315,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ELEMENT,
         "https://pytorch.org/docs/stable/generated/torch.gather.html",
         (Attr("dim", REQUIRED, "int in [-r, r-1] (required)"),),
-        elements("torch.gather", "dim", "window", zero_d=True, empty_index_unchecked=True),
+        elements("torch.gather", "dim", OtherDims.WINDOW, zero_d=True, empty_index_unchecked=True),
         NONNEGATIVE,
         TORCH_DTYPES,
         ("int64",),
@@ -328,7 +338,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ELEMENT,
         "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
         (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),),
-        elements("torch.take_along_dim", "dim", "broadcast", flatten_both=True),
+        elements("torch.take_along_dim", "dim", OtherDims.BROADCAST, flatten_both=True),
         NONNEGATIVE,
         TORCH_DTYPES,
         ("int64",),
@@ -364,7 +374,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ND,
         "https://www.tensorflow.org/api_docs/python/tf/gather_nd",
         (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),),
-        gather_nd("tensorflow.gather_nd", empty_tuple="slices"),
+        gather_nd("tensorflow.gather_nd", empty_tuple=EmptyTuple.SLICES),
         NONNEGATIVE,
         TF_DTYPES,
         TF_IDX,
@@ -392,7 +402,7 @@ CATALOG: tuple[OpSpec, ...] = (
             Attr("mode", None, '"fill" (None) or "clip"'),
             JAX_ATTRS[1],
         ),
-        elements("jax.numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        elements("jax.numpy.take_along_axis", "axis", OtherDims.BROADCAST, none_flattens=True),
         WRAP_THEN_FILL,
         JAX_DTYPES,
         INDEX_DTYPES,
@@ -416,7 +426,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ELEMENT,
         "https://www.w3.org/TR/webnn/#api-mlgraphbuilder-gatherelements",
         (Attr("axis", 0, "unsigned int in [0, r-1]"),),
-        elements("webnn.gatherElements", "axis", "equal", negative_axis=False, error=TypeError),
+        elements("webnn.gatherElements", "axis", OtherDims.EQUAL, negative_axis=False, error=TypeError),
         WRAP_THEN_CLAMP,
         WEBNN_DTYPES,
         WEBNN_IDX,
@@ -454,7 +464,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ELEMENT,
         TNP_DOC.format("take_along_axis"),
         (Attr("axis", REQUIRED, "None (flatten, 1-D indices) or int in [-r, r-1] (required)"),),
-        elements("tensorflow.experimental.numpy.take_along_axis", "axis", "broadcast", none_flattens=True),
+        elements("tensorflow.experimental.numpy.take_along_axis", "axis", OtherDims.BROADCAST, none_flattens=True),
         ONNX,
         TF_DTYPES,
         INDEX_DTYPES,
@@ -465,7 +475,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ND,
         "https://docs.pytorch.org/docs/stable/tensors.html",
         (),
-        gather_nd("torch.advanced_indexing", empty_tuple="data"),
+        gather_nd("torch.advanced_indexing", empty_tuple=EmptyTuple.DATA),
         ONNX,
         TORCH_DTYPES,
         ("int32", "int64"),
@@ -477,7 +487,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ND,
         "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#out-of-bounds-indexing",
         (),
-        gather_nd("jax.advanced_indexing", empty_tuple="data"),
+        gather_nd("jax.advanced_indexing", empty_tuple=EmptyTuple.DATA),
         WRAP_THEN_CLAMP,
         JAX_DTYPES,
         INDEX_DTYPES,
@@ -488,7 +498,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ND,
         "https://docs.jax.dev/en/latest/_autosummary/jax.lax.gather.html",
         (),
-        gather_nd("jax.lax.gather", empty_tuple="slices"),
+        gather_nd("jax.lax.gather", empty_tuple=EmptyTuple.SLICES),
         CLIP,
         JAX_DTYPES,
         INDEX_DTYPES,

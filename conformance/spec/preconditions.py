@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from conformance.core.word import Word
 from conformance.spec.multiaxis import Shape, as_int, multiaxis_shapes
 from conformance.spec.plans import Plan, block_plan, element_plan, flat_plan, nd_plan, whole_plan
 
@@ -112,10 +113,32 @@ def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     return block_plan(data, (idx[0] if idx else 1,), dim)
 
 
+class OtherDims(Word):
+    """How an element gather's non-axis dimensions must relate."""
+
+    BROADCAST = "broadcast"
+    """They broadcast (numpy, jax, torch.take_along_dim)."""
+    WINDOW = "window"
+    """The index is no larger than the data (torch.gather, ONNX GatherElements)."""
+    EQUAL = "equal"
+    """They are equal (WebNN)."""
+
+
+class EmptyTuple(Word):
+    """What an index tuple of length 0 (``indices.shape[-1] == 0``) does in an ND gather."""
+
+    ERROR = "error"
+    """It is refused (ONNX, WebNN)."""
+    SLICES = "slices"
+    """Whole slices, broadcast over the index dimensions (tf.gather_nd, lax.gather)."""
+    DATA = "data"
+    """``data`` itself, whatever the index dimensions (NumPy's ``x[()]``)."""
+
+
 def elements(
     op: str,
     attr: str,
-    rule: str,
+    rule: OtherDims,
     *,
     none_flattens: bool = False,
     flatten_both: bool = False,
@@ -124,9 +147,7 @@ def elements(
     error: type[Exception] = ValueError,
     empty_index_unchecked: bool = False,
 ) -> PlanFn:
-    """Element gather. ``rule`` says how the non-axis dimensions relate:
-    ``"broadcast"`` (numpy/jax/torch.take_along_dim), ``"window"`` (index no
-    larger than data: torch.gather, ONNX GatherElements), ``"equal"`` (WebNN).
+    """Element gather. ``rule`` says how the non-axis dimensions relate (:class:`OtherDims`).
     With ``none_flattens``, ``attr=None`` flattens the data and wants 1-D indices, or with ``flatten_both``
     flattens the indices too (torch: a 1-D result); otherwise None is a TypeError like any non-integer.
     ``zero_d``: a 0-d input with 0-d indices behaves as 1-D (torch.gather).
@@ -153,14 +174,13 @@ def elements(
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
         others = [d for d in range(len(data)) if d != axis]
-        if rule == "window":
-            bad = [d for d in others if idx[d] > data[d]] if not (empty_index_unchecked and math.prod(idx) == 0) else []
-            _require(
-                not bad,
-                op,
-                f"index.shape[{bad[0] if bad else 0}] must not exceed the input's in dimensions other than {attr}={axis}: got index {idx}, input {data}",
-            )
-        elif rule == "equal":
+        if rule is OtherDims.WINDOW:
+            unchecked = empty_index_unchecked and math.prod(idx) == 0
+            bad = [d for d in others if idx[d] > data[d]] if not unchecked else []
+            where = f"index.shape[{bad[0] if bad else 0}]"
+            rule_text = f"must not exceed the input's in dimensions other than {attr}={axis}"
+            _require(not bad, op, f"{where} {rule_text}: got index {idx}, input {data}")
+        elif rule is OtherDims.EQUAL:
             bad = [d for d in others if idx[d] != data[d]]
             _require(
                 not bad,
@@ -170,24 +190,23 @@ def elements(
             )
         else:
             multiaxis_shapes(data, idx, (axis,))  # raises if not broadcastable
-        return element_plan(data, idx, axis, window=rule == "window")
+        return element_plan(data, idx, axis, window=rule is OtherDims.WINDOW)
 
     return plan
 
 
-def gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = ValueError) -> PlanFn:
-    """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does: ``"error"`` (ONNX, WebNN),
-    ``"slices"`` (tf.gather_nd: whole slices, broadcast over the index dimensions) or ``"data"`` (NumPy's
-    ``x[()]``: ``data`` itself, whatever the index dimensions)."""
+def gather_nd(op: str, *, empty_tuple: EmptyTuple = EmptyTuple.ERROR, error: type[Exception] = ValueError) -> PlanFn:
+    """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does (:class:`EmptyTuple`)."""
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
         _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
+        top = min(len(data), len(idx)) - 1
         _require(
-            0 <= b < min(len(data), len(idx)),
+            0 <= b <= top,
             op,
-            f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {min(len(data), len(idx)) - 1}]",
+            f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {top}]",
             error,
         )
         k = idx[-1]
@@ -198,7 +217,7 @@ def gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = V
             error,
         )
         _require(
-            k >= 1 or empty_tuple != "error",
+            k >= 1 or empty_tuple is not EmptyTuple.ERROR,
             op,
             "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)",
             error,
@@ -209,7 +228,7 @@ def gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = V
             f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal",
             error,
         )
-        if k == 0 and empty_tuple == "data":
+        if k == 0 and empty_tuple is EmptyTuple.DATA:
             return whole_plan(data)
         return nd_plan(data, idx, b)
 
