@@ -53,25 +53,50 @@ def gather_block(
     *,
     negative_axis: bool = True,
     none_flattens: bool = False,
+    none_is_0: str = "",
+    index_ranks: tuple[int, ...] = (),
     empty_axis_raises: bool = False,
     error: type[Exception] = ValueError,
 ) -> PlanFn:
     """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
     is the exception the op's docs name for bad arguments (WebNN: TypeError);
     ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX);
+    ``none_is_0``: ``axis=None`` is axis 0, ``"always"`` (paddle.gather) or only
+    for 1-D data (``"1-D"``: the array API's take, which requires an axis otherwise);
+    ``index_ranks``: the index ranks the docs allow (empty: any);
     ``empty_axis_raises``: taking any index from an empty axis is an IndexError
     whatever the mode (numpy.take's rule, which jnp.take keeps even in "fill").
 
     >>> gather_block("jax.numpy.take", empty_axis_raises=True)((0,), (1,), {"axis": 0})
     Traceback (most recent call last):
     IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty axis)
+    >>> gather_block("array_api.take", none_is_0="1-D", index_ranks=(1,))((4,), (2,), {"axis": None}).output_shape
+    (2,)
+    >>> gather_block("array_api.take", none_is_0="1-D", index_ranks=(1,))((2, 4), (2,), {"axis": None})
+    Traceback (most recent call last):
+    ValueError: array_api.take: axis=None needs 1-D data (an axis is required for rank 2)
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        flat = as_int(attrs["axis"], "axis", op=op, none=none_flattens) is None
+        _require(
+            not index_ranks or len(idx) in index_ranks,
+            op,
+            f"index must be {' or '.join(f'{r}-D' for r in index_ranks).replace('0-D', '0-d')}, got shape {idx}",
+            error,
+        )
+        axis_attr = attrs["axis"]
+        if none_is_0 and as_int(axis_attr, "axis", op=op, none=True) is None:
+            _require(
+                none_is_0 == "always" or len(data) == 1,
+                op,
+                f"axis=None needs 1-D data (an axis is required for rank {len(data)})",
+                error,
+            )
+            axis_attr = 0
+        flat = as_int(axis_attr, "axis", op=op, none=none_flattens) is None
         if not flat:
             _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
-        axis = None if flat else _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error)
+        axis = None if flat else _axis(axis_attr, len(data), op, negative=negative_axis, error=error)
         size: int = math.prod(data) if axis is None else data[axis]
         if empty_axis_raises and size == 0 and 0 not in idx:
             raise IndexError(
@@ -175,15 +200,23 @@ def elements(
     return plan
 
 
-def gather_nd(op: str, *, empty_tuple: str = "error", error: type[Exception] = ValueError) -> PlanFn:
+def gather_nd(
+    op: str, *, empty_tuple: str = "error", min_index_rank: int = 1, error: type[Exception] = ValueError
+) -> PlanFn:
     """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does: ``"error"`` (ONNX, WebNN),
     ``"slices"`` (tf.gather_nd: whole slices, broadcast over the index dimensions) or ``"data"`` (NumPy's
-    ``x[()]``: ``data`` itself, whatever the index dimensions)."""
+    ``x[()]``: ``data`` itself, whatever the index dimensions); ``min_index_rank``: the least rank the docs
+    allow the indices (paddle.gather_nd: 'rank > 1').
+
+    >>> gather_nd("paddle.gather_nd", min_index_rank=2)((4,), (1,), {})
+    Traceback (most recent call last):
+    ValueError: paddle.gather_nd: index must be at least 2-D, got shape (1,)
+    """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
-        _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
+        _require(len(idx) >= min_index_rank, op, f"index must be at least {min_index_rank}-D, got shape {idx}", error)
         _require(
             0 <= b < min(len(data), len(idx)),
             op,
