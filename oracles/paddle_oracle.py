@@ -40,7 +40,7 @@ import numpy as np
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.execution.scripts import EAGER
-from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
+from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
 from oracles.base import Oracle
 
 PADDLE_OPS = ("paddle.gather", "paddle.gather_nd", "paddle.take_along_axis", "paddle.index_select", "paddle.take")
@@ -134,10 +134,26 @@ def prepare(call, attrs):
 PADDLE_MODES = {"eager": EAGER, "static": PADDLE_STATIC}
 
 
+def paddle_error(message: str) -> str:
+    r"""The error itself, without the "In user code:" traceback a static graph puts before it (whose source
+    lines, ``_C_ops.gather(x, index, axis)``, would match any pattern).
+
+    >>> paddle_error("In user code:\n    File 'x.py'\n      f(axis)\n\n    OutOfRangeError: The element of Index must be")
+    'OutOfRangeError: The element of Index must be'
+    """
+    if not message.startswith("In user code:"):
+        return message
+    blocks = [b.strip() for b in message.split("\n\n") if b.strip()]
+    return blocks[-1] if blocks else message
+
+
 class PaddleOracle(FrameworkOracle):
     """Paddle on the CPU, in dygraph or as a static graph."""
 
     patterns = PADDLE_PATTERNS
+
+    def classify(self, exc: BaseException) -> ErrorClass:
+        return classify_with(paddle_error(str(exc)), self.patterns)
 
     def __init__(self, mode: str = "eager") -> None:
         from importlib.metadata import version  # paddle itself is imported by the prelude, its log level set first
