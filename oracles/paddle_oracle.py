@@ -54,6 +54,8 @@ PADDLE_UNITS = (
 )
 
 PADDLE_PATTERNS: Patterns = (
+    (ErrorClass.INTERNAL, ("tensor's dimension is out of bound",)),  # a static graph's output bigger than its memory
+    (ErrorClass.ATTRIBUTE_INVALID, ("attr(dim) is out of range", "attr(axis) is out of range")),  # "(OutOfRange) ..."
     (
         ErrorClass.INDEX_OUT_OF_RANGE,
         (
