@@ -40,8 +40,19 @@ AXIS_NONE_OPS = frozenset(
         "torch.take_along_dim",
         "tensorflow.experimental.numpy.take",
         "tensorflow.experimental.numpy.take_along_axis",
+        "mlx.take",
+        "mlx.take_along_axis",
     }
 )
+INDEX_RANKS: dict[str, tuple[int, int]] = {
+    "torch.index_select": (0, 1),
+    "paddle.gather": (0, 1),
+    "paddle.index_select": (1, 1),
+    "array_api.take": (1, 1),
+}
+"""Block ops that document the index ranks they take (the others take 0 to 3)."""
+MIN_ND_INDEX_RANK = {"paddle.gather_nd": 2}
+"""ND ops that document a least index rank (the others take 1)."""
 WINDOW_OPS = frozenset({"torch.gather", "onnx.GatherElements"})
 MODES: dict[str, tuple[Any, ...]] = {s.name: tuple(s.mode_policies) for s in specs() if s.mode_attr}
 """Each op's index modes, as the catalog lists them."""
@@ -103,7 +114,8 @@ def _data_shape(draw: st.DrawFn, min_rank: int = 1) -> Shape:
 
 
 def _negatives(op: str, attrs: dict[str, Any]) -> bool:
-    return spec(op).policy_for(attrs).negative == "wrap"
+    """Whether the op's docs say negatives wrap (not where they say nothing of them: Paddle's gathers)."""
+    return spec(op).policy_for(attrs).negative == "wrap" and "negative" not in spec(op).unspecified
 
 
 def _base(op: str) -> str:
@@ -120,8 +132,8 @@ def _block(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], int]
         axis -= r  # the same axis, counted from the back
     if name in AXIS_NONE_OPS and draw(st.integers(0, 4)) == 0:
         axis = None
-    max_q = 1 if name == "torch.index_select" else 3
-    idx = data[:b] + _dims(draw, draw(st.integers(0, max_q)) if b == 0 else draw(st.integers(0, 2)), 0, 3)
+    q = draw(st.integers(*INDEX_RANKS.get(name, (0, 3)))) if b == 0 else draw(st.integers(0, 2))
+    idx = data[:b] + _dims(draw, q, 0, 3)
     size = math.prod(data) if axis is None else data[axis]
     attr = "dim" if name == "torch.index_select" else "axis"
     attrs: dict[str, Any] = {attr: axis}
@@ -161,7 +173,7 @@ def _nd(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], list[in
     r = len(data)
     b = draw(st.integers(0, r - 1)) if has_b else 0
     k = draw(st.integers(1, r - b))
-    middle = _dims(draw, draw(st.integers(0, 3 - b)), 0, 3)
+    middle = _dims(draw, draw(st.integers(MIN_ND_INDEX_RANK.get(_base(op), 1) - 1, 3 - b)), 0, 3)
     attrs = {"batch_dims": b} if has_b else {}
     return data, data[:b] + middle + (k,), attrs, list(data[b : b + k])
 

@@ -23,11 +23,23 @@ from conformance import reference
 from conformance.core.arrays import BFLOAT16, INDEX_DTYPES, same_bits
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.spec.catalog import spec
-from oracles import cupy_oracle, jax_oracle, numpy_oracle, onnx_oracle, tensorflow_oracle, tf_numpy_oracle, torch_oracle
+from oracles import (
+    array_api_oracle,
+    cupy_oracle,
+    jax_oracle,
+    mlx_oracle,
+    numpy_oracle,
+    onnx_oracle,
+    paddle_oracle,
+    tensorflow_oracle,
+    tf_numpy_oracle,
+    torch_oracle,
+)
 from oracles.base import Oracle
 from tests.oracle_strategies import data_array, valid_cases
 
 MODULES = (numpy_oracle, torch_oracle, tensorflow_oracle, tf_numpy_oracle, onnx_oracle, jax_oracle, cupy_oracle)
+MODULES += (mlx_oracle, paddle_oracle, array_api_oracle)  # each offers nothing where its framework is not installed
 ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
 PAIRS = [(name, op) for name, o in ORACLES.items() for op in o.info().ops]
 
@@ -46,17 +58,25 @@ ACCEPTED_INDEX_DTYPES: dict[str, tuple[str, ...]] = {
     "tensorflow": ("int16", "int32", "int64"),
     "onnx.GatherND": ("int64",),
     "onnx": ("int32", "int64"),
+    "mlx": INDEX_DTYPES,
+    "array_api": INDEX_DTYPES,
+    "paddle": ("int32", "int64"),
 }
 """Index dtypes each op accepts (probed), by op name, else by framework."""
 
 MASK_INDEX_DTYPES: dict[str, tuple[str, ...]] = {"torch.advanced_indexing": ("uint8",)}
 """Index dtypes an op takes, but as something else: torch reads a uint8 index tensor as a boolean mask."""
 
+MISREAD_INDEX_DTYPES: dict[str, tuple[str, ...]] = {"paddle.take_along_axis": ("int8", "int16", "uint8")}
+"""Index dtypes an op neither refuses nor reads: Paddle's take_along_axis (int32/int64 documented) answers garbage
+for these, even in range (pinned in tests/test_oracles_mlx_paddle_array_api.py and in the baseline)."""
+
 REQUIRED_ATTRS: dict[str, dict[str, Any]] = {
     "torch.gather": {"dim": 0},
     "torch.index_select": {"dim": 0},
     "torch.take_along_dim": {"dim": 0},
     "tensorflow.experimental.numpy.take_along_axis": {"axis": 0},
+    "paddle.take_along_axis": {"axis": 0},
 }
 """Attributes an op needs to be called at all (probes pass these, or none)."""
 
@@ -157,6 +177,21 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         lambda d, i, a: d.dtype.kind == "c",
         "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not currently "
         "registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
+    ),
+    KnownDifference(
+        "paddle",
+        "paddle.",
+        lambda d, i, a: d.dtype.name in ("float16", "bfloat16"),
+        "Paddle 3.3.1 has no CPU kernel for float16 (gather_nd, take_along_axis, index_select) nor bfloat16 "
+        "(take_along_axis), which their docs list without naming a device ('The kernel with key (CPU, ..., float16) "
+        "of kernel `gather_nd` is not registered'; only paddle.gather's docs say 'float16 (only for GPU)')",
+    ),
+    KnownDifference(
+        "paddle-static",
+        "paddle.gather",
+        lambda d, i, a: i.size == 0 and d.ndim > 1 and (a.get("axis") or 0) % d.ndim != 0,
+        "Paddle 3.3.1's static graph gathers empty indices along axis 0 whatever the axis: paddle.gather of a (2, 3) "
+        "input with index [] and axis=1 has shape (0, 3) in a static program, (2, 0) in dygraph",
     ),
 )
 
@@ -268,7 +303,10 @@ def test_index_dtypes_outside_the_accepted_set_are_refused_as_dtype_problems(nam
     oracle = ORACLES[name]
     data = np.arange(3.0)
     for idt in sorted(
-        set(INDEX_DTYPES) - set(accepted_index_dtypes(op)) - set(MASK_INDEX_DTYPES.get(spec(op).name, ()))
+        set(INDEX_DTYPES)
+        - set(accepted_index_dtypes(op))
+        - set(MASK_INDEX_DTYPES.get(spec(op).name, ()))
+        - set(MISREAD_INDEX_DTYPES.get(spec(op).name, ()))
     ):
         indices = np.zeros((1, 1) if spec(op).eq_class.name == "ND" else (1,), dtype=idt)
         out = oracle.run_in_process(op, data, indices, REQUIRED_ATTRS.get(spec(op).name, {}))

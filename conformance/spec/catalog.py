@@ -25,11 +25,13 @@ from typing import Any
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.case import OpKey
-from conformance.spec.plans import EqClass, flat_plan
+from conformance.spec.multiaxis import Shape
+from conformance.spec.plans import EqClass, Plan, flat_plan
 from conformance.spec.policy import CLIP, MODULO, NONNEGATIVE, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, IndexPolicy
 from conformance.spec.preconditions import (
     Attrs,
     EmptyTuple,
+    NoneAxis,
     OtherDims,
     PlanFn,
     elements,
@@ -264,6 +266,99 @@ LAX_GATHER_NOTE = (
     "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, so the raw value clamps (-1 -> 0). "
     "indices.shape[-1] == 0 gathers whole slices, broadcast over the index dimensions (no data[()] special case)"
 )
+
+# -- MLX, PaddlePaddle, array API: their constants -----------------------------
+
+OOB = frozenset({"oob-above", "oob-below", "extreme"})
+"""The regimes of indices outside ``[-size, size)``: where a spec leaves out-of-bounds behaviour unspecified."""
+MLX_DOC = "https://ml-explore.github.io/mlx/build/html/python/_autosummary/mlx.core.{}.html"
+MLX_INDEXING_DOC = "https://ml-explore.github.io/mlx/build/html/usage/indexing.html"
+MLX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("complex128", "str", "object"))
+"""mlx.core's Data Types page: bool_, uint8-64, int8-64, float16, float32, float64 (CPU), bfloat16, complex64."""
+MLX_INDEXING = (
+    "'For the most part, indexing an MLX array works the same as indexing a NumPy numpy.ndarray' ('arr[-2]  # negative indexing works'), "
+    "so negatives wrap once; under 'Differences from NumPy': 'Indexing does not perform bounds checking. Indexing out of bounds is undefined "
+    "behavior.' ('exceptions cannot propagate from the GPU'): every index outside [-size, size) is unspecified"
+)
+MLX_TAKE_NOTE = (
+    "mx.take: 'The elements are taken from indices along the specified axis. If the axis is not specified the array is treated as a flattened "
+    "1-D array prior to performing the take. As an example, if the axis=1 this is equivalent to a[:, indices, ...]'; indices: 'Integer index "
+    "or input array with integral type'. The page says nothing of bad indices; through that indexing equivalence: "
+    + MLX_INDEXING
+)
+MLX_ALONG_NOTE = (
+    "mx.take_along_axis: 'Indices array. These should be broadcastable with the input array excluding the axis dimension'; axis: 'If axis == "
+    "None the array is flattened to 1D prior to the indexing operation' (axis defaults to None). The page says nothing of bad indices; as "
+    "indexing (the Indexing Arrays page): " + MLX_INDEXING
+)
+MLX_ADVANCED_NOTE = (
+    "x[i0, i1, ...] with integer arrays (as data[tuple(mx.moveaxis(indices, -1, 0))]): 'Mixing and matching integers, slice, ..., and array "
+    "indices works just as in NumPy'; " + MLX_INDEXING + "; an index tuple of length 0 is data[()], data itself"
+)
+PADDLE_DOC = "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/{}_en.html"
+PADDLE_IDX = ("int32", "int64")
+PADDLE_SILENT = (
+    "The page says nothing of negative indices (unspecified) nor of indices out of range; out of range is held to an error, "
+    "as everywhere in this catalog where the docs say nothing (an index must name an element of the axis)"
+)
+PADDLE_GATHER_NOTE = (
+    "paddle.gather(x, index, axis): 'Output is obtained by gathering entries of axis of x indexed by index and concatenate them together'; "
+    "x: 'Supported data type is int32, int64, float32, float64, complex64, complex128 and uint8 (only for CPU), float16 (only for GPU)'; "
+    "index: 'The index input tensor with rank=0 or rank=1. Data type is int32 or int64'; axis: 'The default value is None, if None, the axis "
+    "is 0'; 'If the index is a 0-D tensor, the output will reduce the dimension where the axis pointing'. "
+    + PADDLE_SILENT
+)
+PADDLE_GATHER_ND_NOTE = (
+    "paddle.gather_nd(x, index): 'output[(i_0, ..., i_{K-2})] = input[index[(i_0, ..., i_{K-2})]]', 'the output tensor has shape "
+    "index.shape[:-1] + input.shape[index.shape[-1]:]' (so index.shape[-1] == 0 gathers whole slices); x: 'bool, float16, float32, float64, "
+    "int32, int64'; index: 'The index input with rank > 1, index.shape[-1] <= input.rank. Its dtype should be int32, int64'. "
+    + PADDLE_SILENT
+)
+PADDLE_ALONG_NOTE = (
+    "paddle.take_along_axis(arr, indices, axis, broadcast=True): 'Take values from the input array by given indices matrix along the "
+    "designated axis'; arr: 'bfloat16, float16, float32, float64, int32, int64, uint8'; indices: 'This must match the dimension of arr, and "
+    "need to broadcast against arr. Supported data type are int32 and int64'; broadcast: 'whether the indices broadcast' (False: the "
+    "page states no rule; indices no larger than arr outside axis is held, as torch.gather's). " + PADDLE_SILENT
+)
+PADDLE_INDEX_SELECT_NOTE = (
+    "paddle.index_select(x, index, axis=0): 'indexes the input tensor along dimension axis using the entries in index'; x: 'float16, float32, "
+    "float64, int32, int64, complex64 and complex128'; index: 'The 1-D Tensor containing the indices to index. The data type of index must be "
+    "int32 or int64'. " + PADDLE_SILENT
+)
+PADDLE_TAKE_NOTE = (
+    "paddle.take(x, index, mode='raise'): 'The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape "
+    "as the index'; x: 'int32, int64, float32, float64'; index: 'int32, int64'; mode: \"'raise': raise an error (default); 'wrap': wrap "
+    "around; 'clip': clip to the range. 'clip' mode means that all indices that are too large are replaced by the index that addresses the "
+    "last element. Note that this disables indexing with negative numbers\"; the page's example takes idx_neg = arange(-2, 4) in 'raise' mode "
+    "as [10, 11, 0, ...]: in-range negatives wrap once"
+)
+PADDLE_MODES = {"raise": ONNX, "wrap": MODULO, "clip": CLIP}
+ARRAY_API_DOC = "https://data-apis.org/array-api/latest/API_specification/generated/array_api.{}.html"
+ARRAY_API_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("float16", "bfloat16", "str", "object"))
+"""The standard's data types: bool, int8-64, uint8-64, float32, float64, complex64, complex128."""
+ARRAY_API_OOB = (
+    "Notes: 'This specification does not require bounds checking. The behavior for out-of-bounds indices is left unspecified.' "
+    "(every index outside [-size, size) is unspecified)"
+)
+ARRAY_API_TAKE_NOTE = (
+    "take(x, indices, /, *, axis=None): x 'Should have one or more dimensions (axes)'; indices: 'The array must be one-dimensional and have "
+    "an integer data type. If an index is negative, the function must determine the element to select along a specified axis (dimension) by "
+    "counting from the last element (where -1 refers to the last element)'; axis: 'If x is a one-dimensional array, providing an axis is "
+    "optional; however, if x has more than one dimension, providing an axis is required'. " + ARRAY_API_OOB
+)
+ARRAY_API_ALONG_NOTE = (
+    "take_along_axis(x, indices, /, *, axis=-1): x 'Must be compatible with indices, except for the axis (dimension) specified by axis (see "
+    "Broadcasting)'; indices: 'Must have the same rank (i.e., number of dimensions) as x. If an index is negative, the function must determine "
+    "the element to select along a specified axis (dimension) by counting from the last element (where -1 refers to the last element)'. "
+    + ARRAY_API_OOB
+)
+
+
+def _paddle_along(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    """paddle.take_along_axis: indices broadcast against arr, or (broadcast=False) no larger than it outside the axis."""
+    rule = OtherDims.BROADCAST if attrs["broadcast"] else OtherDims.WINDOW
+    return elements("paddle.take_along_axis", "axis", rule)(data, idx, attrs)
+
 
 CATALOG: tuple[OpSpec, ...] = (
     _gather1,
@@ -504,6 +599,128 @@ CATALOG: tuple[OpSpec, ...] = (
         INDEX_DTYPES,
         LAX_GATHER_NOTE,
     ),
+    # -- MLX, PaddlePaddle, array API
+    OpSpec(
+        "mlx.take",
+        EqClass.BLOCK,
+        MLX_DOC.format("take"),
+        (Attr("axis", None, "None (flatten) or int in [-r, r-1]"),),
+        gather_block("mlx.take", none_flattens=True),
+        ONNX,
+        MLX_DTYPES,
+        INDEX_DTYPES,
+        MLX_TAKE_NOTE,
+        unspecified=OOB,
+    ),
+    OpSpec(
+        "mlx.take_along_axis",
+        EqClass.ELEMENT,
+        MLX_DOC.format("take_along_axis"),
+        (Attr("axis", None, "None (flatten, 1-D indices) or int in [-r, r-1]"),),
+        elements("mlx.take_along_axis", "axis", OtherDims.BROADCAST, none_flattens=True),
+        ONNX,
+        MLX_DTYPES,
+        INDEX_DTYPES,
+        MLX_ALONG_NOTE,
+        unspecified=OOB,
+    ),
+    OpSpec(
+        "mlx.advanced_indexing",
+        EqClass.ND,
+        MLX_INDEXING_DOC,
+        (),
+        gather_nd("mlx.advanced_indexing", empty_tuple=EmptyTuple.DATA),
+        ONNX,
+        MLX_DTYPES,
+        INDEX_DTYPES,
+        MLX_ADVANCED_NOTE,
+        unspecified=OOB,
+    ),
+    OpSpec(
+        "paddle.gather",
+        EqClass.BLOCK,
+        PADDLE_DOC.format("gather"),
+        (Attr("axis", None, "None (= 0) or int in [-r, r-1]"),),
+        gather_block("paddle.gather", none_is_0=NoneAxis.ALWAYS, index_ranks=(0, 1)),
+        ONNX,
+        ("int32", "int64", "float32", "float64", "complex64", "complex128", "uint8"),
+        PADDLE_IDX,
+        PADDLE_GATHER_NOTE,
+        unspecified=frozenset({"negative"}),
+    ),
+    OpSpec(
+        "paddle.gather_nd",
+        EqClass.ND,
+        PADDLE_DOC.format("gather_nd"),
+        (),
+        gather_nd("paddle.gather_nd", empty_tuple=EmptyTuple.SLICES, min_index_rank=2),
+        ONNX,
+        ("bool", "float16", "float32", "float64", "int32", "int64"),
+        PADDLE_IDX,
+        PADDLE_GATHER_ND_NOTE,
+        unspecified=frozenset({"negative"}),
+    ),
+    OpSpec(
+        "paddle.take_along_axis",
+        EqClass.ELEMENT,
+        PADDLE_DOC.format("take_along_axis"),
+        (Attr("axis", REQUIRED, "int in [-r, r-1] (required)"), Attr("broadcast", True, "bool: the indices broadcast")),
+        _paddle_along,
+        ONNX,
+        ("bfloat16", "float16", "float32", "float64", "int32", "int64", "uint8"),
+        PADDLE_IDX,
+        PADDLE_ALONG_NOTE,
+        unspecified=frozenset({"negative"}),
+    ),
+    OpSpec(
+        "paddle.index_select",
+        EqClass.BLOCK,
+        PADDLE_DOC.format("index_select"),
+        (Attr("axis", 0, "int in [-r, r-1]"),),
+        gather_block("paddle.index_select", index_ranks=(1,)),
+        ONNX,
+        ("float16", "float32", "float64", "int32", "int64", "complex64", "complex128"),
+        PADDLE_IDX,
+        PADDLE_INDEX_SELECT_NOTE,
+        unspecified=frozenset({"negative"}),
+    ),
+    OpSpec(
+        "paddle.take",
+        EqClass.FLAT,
+        PADDLE_DOC.format("take"),
+        (Attr("mode", "raise", '"raise" (default), "wrap" or "clip"'),),
+        lambda data, idx, attrs: flat_plan(data, idx),
+        ONNX,
+        ("int32", "int64", "float32", "float64"),
+        PADDLE_IDX,
+        PADDLE_TAKE_NOTE,
+        mode_attr="mode",
+        mode_policies=PADDLE_MODES,
+    ),
+    OpSpec(
+        "array_api.take",
+        EqClass.BLOCK,
+        ARRAY_API_DOC.format("take"),
+        (Attr("axis", None, "None (1-D x only) or int in [-r, r-1]"),),
+        gather_block("array_api.take", none_is_0=NoneAxis.ONE_D, index_ranks=(1,)),
+        ONNX,
+        ARRAY_API_DTYPES,
+        INDEX_DTYPES,
+        ARRAY_API_TAKE_NOTE,
+        unspecified=OOB,
+    ),
+    OpSpec(
+        "array_api.take_along_axis",
+        EqClass.ELEMENT,
+        ARRAY_API_DOC.format("take_along_axis"),
+        (Attr("axis", -1, "int in [-r, r-1]"),),
+        elements("array_api.take_along_axis", "axis", OtherDims.BROADCAST),
+        ONNX,
+        ARRAY_API_DTYPES,
+        INDEX_DTYPES,
+        ARRAY_API_ALONG_NOTE,
+        unspecified=OOB,
+    ),
 )
 
 TYPE_CONSTRAINED = frozenset({"onnx", "webnn"})
@@ -524,7 +741,7 @@ def ops() -> list[str]:
     """Every op name in the catalog (ONNX ops once; see :func:`specs`).
 
     >>> "torch.take_along_dim" in ops(), len(ops())
-    (True, 22)
+    (True, 32)
     """
     return list(_BY_NAME)
 

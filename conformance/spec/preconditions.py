@@ -49,30 +49,64 @@ def _require(condition: bool, op: str, rule: str, error: type[Exception] = Value
         raise error(f"{op}: {rule}")
 
 
+class NoneAxis(Word):
+    """Where ``axis=None`` means axis 0 in a block gather."""
+
+    ALWAYS = "always"
+    """Whatever the data's rank (paddle.gather)."""
+    ONE_D = "1-D"
+    """Only for 1-D data: an axis is required otherwise (the array API's take)."""
+
+
 def gather_block(
     op: str,
     *,
     negative_axis: bool = True,
     none_flattens: bool = False,
+    none_is_0: NoneAxis | None = None,
+    index_ranks: tuple[int, ...] = (),
     empty_axis_raises: bool = False,
     error: type[Exception] = ValueError,
 ) -> PlanFn:
     """ONNX Gather / np.take / jnp.take / WebNN gather (block class). ``error``
     is the exception the op's docs name for bad arguments (WebNN: TypeError);
     ``none_flattens``: ``axis=None`` gathers from the flattened input (NumPy, JAX);
+    ``none_is_0``: where ``axis=None`` is axis 0 (:class:`NoneAxis`);
+    ``index_ranks``: the index ranks the docs allow (empty: any);
     ``empty_axis_raises``: taking any index from an empty axis is an IndexError
     whatever the mode (numpy.take's rule, which jnp.take keeps even in "fill").
 
     >>> gather_block("jax.numpy.take", empty_axis_raises=True)((0,), (1,), {"axis": 0})
     Traceback (most recent call last):
     IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty axis)
+    >>> take = gather_block("array_api.take", none_is_0=NoneAxis.ONE_D, index_ranks=(1,))
+    >>> take((4,), (2,), {"axis": None}).output_shape
+    (2,)
+    >>> take((2, 4), (2,), {"axis": None})
+    Traceback (most recent call last):
+    ValueError: array_api.take: axis=None needs 1-D data (an axis is required for rank 2)
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        flat = as_int(attrs["axis"], "axis", op=op, none=none_flattens) is None
+        _require(
+            not index_ranks or len(idx) in index_ranks,
+            op,
+            f"index must be {' or '.join(f'{r}-D' for r in index_ranks).replace('0-D', '0-d')}, got shape {idx}",
+            error,
+        )
+        axis_attr = attrs["axis"]
+        if none_is_0 is not None and as_int(axis_attr, "axis", op=op, none=True) is None:
+            _require(
+                none_is_0 is NoneAxis.ALWAYS or len(data) == 1,
+                op,
+                f"axis=None needs 1-D data (an axis is required for rank {len(data)})",
+                error,
+            )
+            axis_attr = 0
+        flat = as_int(axis_attr, "axis", op=op, none=none_flattens) is None
         if not flat:
             _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
-        axis = None if flat else _axis(attrs["axis"], len(data), op, negative=negative_axis, error=error)
+        axis = None if flat else _axis(axis_attr, len(data), op, negative=negative_axis, error=error)
         size: int = math.prod(data) if axis is None else data[axis]
         if empty_axis_raises and size == 0 and 0 not in idx:
             raise IndexError(
@@ -195,13 +229,21 @@ def elements(
     return plan
 
 
-def gather_nd(op: str, *, empty_tuple: EmptyTuple = EmptyTuple.ERROR, error: type[Exception] = ValueError) -> PlanFn:
-    """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does (:class:`EmptyTuple`)."""
+def gather_nd(
+    op: str, *, empty_tuple: EmptyTuple = EmptyTuple.ERROR, min_index_rank: int = 1, error: type[Exception] = ValueError
+) -> PlanFn:
+    """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does (:class:`EmptyTuple`);
+    ``min_index_rank``: the least rank the docs allow the indices (paddle.gather_nd: 'rank > 1').
+
+    >>> gather_nd("paddle.gather_nd", min_index_rank=2)((4,), (1,), {})
+    Traceback (most recent call last):
+    ValueError: paddle.gather_nd: indices must have rank >= 2, got shape (1,)
+    """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
         _require(len(data) >= 1, op, "data must have rank >= 1", error)
-        _require(len(idx) >= 1, op, "indices must have rank >= 1", error)
+        _require(len(idx) >= min_index_rank, op, f"indices must have rank >= {min_index_rank}, got shape {idx}", error)
         top = min(len(data), len(idx)) - 1
         _require(
             0 <= b <= top,

@@ -1,0 +1,213 @@
+"""PaddlePaddle: ``paddle.gather`` (``axis`` incl. None), ``paddle.gather_nd``,
+``paddle.take_along_axis`` (``axis``, ``broadcast``), ``paddle.index_select``
+and ``paddle.take`` (``mode`` "raise"/"wrap"/"clip"), on the CPU, in two
+execution modes:
+
+* "paddle": dynamic graph (dygraph), Paddle's default: each op runs as called;
+* "paddle-static": a static graph, as ``paddle.enable_static()`` code builds
+  it: the op is put into a ``paddle.static.Program`` (a PIR program in Paddle 3)
+  with ``paddle.static.data`` inputs of the case's shapes and dtypes, and a
+  ``paddle.static.Executor`` runs it on NumPy feeds. Static mode is switched on
+  only while a program is built and run, so both oracles can live in one process.
+  (``paddle.jit.to_static`` is not used: its default SOT translator runs graphs
+  under ``MIN_GRAPH_SIZE`` = 10 ops eagerly, so a one-op gather would silently be
+  dygraph, and its AST translator needs the source file of the function.)
+
+Inputs become Paddle tensors of the same dtype; bfloat16 travels as its uint16
+bits, which Paddle reads as bfloat16 (and answers the same way). Paddle has no
+uint16, uint32, uint64, string or object tensors (a NumPy uint16 array would be
+read as bfloat16), so those are unsupported. Paddle's C++ log lines are turned
+down (``GLOG_minloglevel``) before it is imported; the worker discards its output anyway.
+
+:func:`unavailable_here` says why there is no "paddle-gpu" (the CPU wheel).
+
+>>> import numpy as np
+>>> dygraph, static = oracles_here()
+>>> dygraph.run_in_process("paddle.gather", np.arange(6).reshape(2, 3), np.array([1, -1]), {"axis": 1}).value.tolist()
+[[1, 2], [4, 5]]
+>>> static.run_in_process("paddle.take", np.arange(5.0), np.array([-1, 7]), {"mode": "wrap"}).value.tolist()
+[4.0, 2.0]
+>>> dygraph.run_in_process("paddle.index_select", np.arange(3.0), np.array([3]), {"axis": 0}).error_class.name
+'INDEX_OUT_OF_RANGE'
+>>> dygraph.run_in_process("paddle.take", np.arange(3, dtype=np.uint16), np.array([0]), {}).describe()
+'not supported: paddle: data dtype uint16: Paddle has no uint16 tensors (it reads a NumPy uint16 array as bfloat16 bits)'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
+from conformance.execution.scripts import EAGER
+from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
+from oracles.base import Oracle
+
+PADDLE_OPS = ("paddle.gather", "paddle.gather_nd", "paddle.take_along_axis", "paddle.index_select", "paddle.take")
+
+PADDLE_UNITS = (
+    OpUnit("paddle.gather", "paddle.gather(data, indices, **attrs)"),
+    OpUnit("paddle.gather_nd", "paddle.gather_nd(data, indices)"),
+    OpUnit("paddle.take_along_axis", "paddle.take_along_axis(data, indices, **attrs)"),
+    OpUnit("paddle.index_select", "paddle.index_select(data, indices, **attrs)"),
+    OpUnit("paddle.take", "paddle.take(data, indices, **attrs)"),
+)
+
+PADDLE_PATTERNS: Patterns = (
+    (ErrorClass.INTERNAL, ("tensor's dimension is out of bound",)),  # a static graph's output bigger than its memory
+    (ErrorClass.ATTRIBUTE_INVALID, ("attr(dim) is out of range", "attr(axis) is out of range")),  # "(OutOfRange) ..."
+    (
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        (
+            "the element of index must be",  # gather: "... less than the size of input dim size of axis"
+            "variable value (index)",  # index_select, take_along_axis: "expected >= -5 and < 5, but got 5"
+            "has wrong value",  # gather_nd: "Input(index[-1)] has wrong value, it is [5]"
+        ),
+    ),
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        ("holds the wrong type", "data type", "dtype", "not registered", "kernel not found"),
+    ),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "'mode'")),
+    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "broadcast", "size does not match")),
+)
+
+UNHELD = {"uint16": "(it reads a NumPy uint16 array as bfloat16 bits)", "uint32": "", "uint64": ""}
+"""NumPy dtypes Paddle has no tensors of."""
+
+PADDLE_PRELUDE = '''
+import os
+
+os.environ.setdefault("GLOG_minloglevel", "2")  # Paddle's C++ info lines ("New Executor is Running ...")
+
+import warnings
+
+import numpy as np
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # "No ccache found" at import
+    import paddle
+
+paddle.set_device("cpu")
+
+
+def to_native(a):
+    """The Paddle tensor holding exactly a (bfloat16 through its uint16 bits, which Paddle reads as bfloat16)."""
+    a = np.array(a, copy=True, order="C")  # contiguous, 0-d kept (np.ascontiguousarray makes it 1-d)
+    return paddle.to_tensor(a.view(np.uint16) if a.dtype.name == "bfloat16" else a)
+
+
+def to_numpy(x, like):
+    """A tensor (or a static graph's NumPy answer) as NumPy; uint16 is bfloat16's bits (Paddle has no uint16)."""
+    out = x.numpy() if isinstance(x, paddle.Tensor) else np.asarray(x)
+    if out.dtype == np.uint16:
+        import ml_dtypes
+
+        return out.view(ml_dtypes.bfloat16)
+    return out
+'''
+
+PADDLE_STATIC = '''
+def prepare(call, attrs):
+    """A static graph: the op built into a paddle.static.Program (one per input shape and dtype), the attributes
+    constants, run by a paddle.static.Executor on the CPU with NumPy feeds (bfloat16 as its uint16 bits)."""
+    programs = {}
+    executor = paddle.static.Executor(paddle.CPUPlace())
+
+    def run(data, indices):
+        key = tuple((tuple(t.shape), str(t.dtype)) for t in (data, indices))
+        feed = {"data": data.numpy(), "indices": indices.numpy()}
+        paddle.enable_static()
+        try:
+            if key not in programs:
+                main = paddle.static.Program()
+                with paddle.static.program_guard(main, paddle.static.Program()):
+                    inputs = [paddle.static.data(n, t.shape, t.dtype) for n, t in (("data", data), ("indices", indices))]
+                    programs[key] = main, call(*inputs, attrs)
+            main, out = programs[key]
+            return executor.run(main, feed=feed, fetch_list=[out])[0]
+        finally:
+            paddle.disable_static()
+
+    return run
+'''
+"""The ``paddle-static`` mode: a static graph (see the module docstring)."""
+
+PADDLE_MODES = {"eager": EAGER, "static": PADDLE_STATIC}
+
+
+def paddle_error(message: str) -> str:
+    r"""The error itself, without the "In user code:" traceback a static graph puts before it (whose source
+    lines, ``_C_ops.gather(x, index, axis)``, would match any pattern).
+
+    >>> paddle_error("In user code:\n    File 'x.py'\n      f(axis)\n\n    OutOfRangeError: The element of Index must be")
+    'OutOfRangeError: The element of Index must be'
+    """
+    if not message.startswith("In user code:"):
+        return message
+    blocks = [b.strip() for b in message.split("\n\n") if b.strip()]
+    return blocks[-1] if blocks else message
+
+
+class PaddleOracle(FrameworkOracle):
+    """Paddle on the CPU, in dygraph or as a static graph."""
+
+    patterns = PADDLE_PATTERNS
+
+    def classify(self, exc: BaseException) -> ErrorClass:
+        return classify_with(paddle_error(str(exc)), self.patterns)
+
+    def __init__(self, mode: str = "eager") -> None:
+        from importlib.metadata import version  # paddle itself is imported by the prelude, its log level set first
+
+        name = "paddle" + ("" if mode == "eager" else f"-{mode}")
+        described = "static graph (paddle.static.Executor)" if mode == "static" else "eager (dygraph)"
+        info = OracleInfo(name, "paddle", version("paddlepaddle"), "cpu", described, PADDLE_OPS, compiles=mode == "static")
+        super().__init__(info, PADDLE_PRELUDE, PADDLE_MODES[mode], PADDLE_UNITS)
+
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        if a.dtype.kind in "USO":
+            return "Paddle has no string or object tensors"
+        if a.dtype.name in UNHELD:
+            return f"Paddle has no {a.dtype.name} tensors {UNHELD[a.dtype.name]}".rstrip()
+        return None
+
+
+class PaddleAfterTensorFlow(ImportError):
+    """Paddle asked to load into a process that has loaded TensorFlow: libpaddle.so dies there (SIGSEGV in
+    ``paddle/base/core.py``'s ``from . import libpaddle``, Paddle 3.3.1 after TensorFlow 2.21), so it is refused."""
+
+
+def _build() -> list[Oracle]:
+    import sys
+
+    if "tensorflow" in sys.modules and "paddle" not in sys.modules:
+        raise PaddleAfterTensorFlow(
+            "this process has loaded TensorFlow, after which importing paddle kills it (SIGSEGV loading libpaddle.so): "
+            "import paddle first, or run Paddle in a process of its own (every oracle worker is one)"
+        )
+    return [PaddleOracle(), PaddleOracle("static")]
+
+
+def oracles_here() -> list[Oracle]:
+    """ "paddle" (CPU, dygraph) and "paddle-static" (CPU, static graph)."""
+    return when_installed(("paddle",), _build)
+
+
+def unavailable_here() -> dict[str, str]:
+    """The oracles this module offers elsewhere but not here, each with the reason.
+
+    >>> unavailable_here()                               # doctest: +SKIP
+    {'paddle-gpu': 'this paddlepaddle (3.3.1) is built without CUDA (the CPU wheel; paddlepaddle-gpu has it)'}
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("paddle") is None:
+        return {"paddle-gpu": "paddlepaddle is not installed"}
+    import paddle
+
+    if not paddle.is_compiled_with_cuda():
+        why = "is built without CUDA (the CPU wheel; paddlepaddle-gpu has it)"
+        return {"paddle-gpu": f"this paddlepaddle ({paddle.__version__}) {why}"}
+    return {"paddle-gpu": "a CUDA build, but no oracle runs Paddle on a GPU yet"}
