@@ -48,8 +48,8 @@ PIP_MISSING = (
 class FakeInstaller:
     """Plays uv/pip/venv: records every command; installs answer from ``installs`` in turn."""
 
-    def __init__(self, installed: dict[str, str], installs: Sequence[Completed] = ()) -> None:
-        self.installed, self.installs, self.commands = installed, list(installs), []
+    def __init__(self, installed: dict[str, str], installs: Sequence[Completed] = (), requires=REQUIRES) -> None:
+        self.installed, self.installs, self.commands, self.requires = installed, list(installs), [], requires
         self.constraints: list[str] = []
 
     def __call__(self, command: Sequence[str], timeout: float) -> Completed:
@@ -59,7 +59,7 @@ class FakeInstaller:
             out = Path(command[command.index("-w") + 1])
             out.mkdir(parents=True)
             with zipfile.ZipFile(out / "gather_conformance-0.1.0-py3-none-any.whl", "w") as z:
-                metadata = "Name: gather-conformance\n" + "".join(f"Requires-Dist: {r}\n" for r in REQUIRES)
+                metadata = "Name: gather-conformance\n" + "".join(f"Requires-Dist: {r}\n" for r in self.requires)
                 z.writestr("gather_conformance-0.1.0.dist-info/METADATA", metadata)
         elif "venv" in command:
             (Path(command[-1]) / "bin").mkdir(parents=True)
@@ -131,6 +131,15 @@ def test_an_environment_is_built_once_then_found_in_the_cache_and_the_suite_refr
     rebuilt = FakeInstaller({"onnxruntime": "1.32.0"})
     _provider(suite, tmp_path, rebuilt, rebuild=True).prepare([Request("onnxruntime", "==1.32.*")], _quiet)
     assert len(rebuilt.ran("venv")) == 1, "--rebuild ignores the cache"
+
+    (suite / "pyproject.toml").write_text('[project]\nname = "gather-conformance"\n# a comment\n')
+    same = FakeInstaller({"onnxruntime": "1.32.0"})
+    (env,) = _provider(suite, tmp_path, same).prepare([Request("onnxruntime", "==1.32.*")], _quiet)
+    assert env.facts.cached and same.ran("venv") == [], "the same requirements: the same environment"
+    (suite / "pyproject.toml").write_text('[project]\nname = "gather-conformance"\n# numpy>=2\n')
+    other = FakeInstaller({"onnxruntime": "1.32.0"}, requires=["numpy>=2", *REQUIRES[1:]])
+    (env,) = _provider(suite, tmp_path, other).prepare([Request("onnxruntime", "==1.32.*")], _quiet)
+    assert not env.facts.cached and len(other.ran("venv")) == 1, "other requirements: another environment"
 
 
 def test_the_pins_the_resolver_names_as_conflicting_are_relaxed_and_reported(suite: Path, tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ kept (:class:`VenvProvider`), and what each one really got (:class:`EnvironmentF
 **Where.** ``$GATHER_CONFORMANCE_CACHE/envs/`` (default
 ``~/.cache/gather-conformance/envs/``), one folder per key (:func:`env_key`):
 the framework, the requested version, the Python, and a hash of what decides
-the environment's contents (the suite's pinned constraints, its
-``pyproject.toml``, the installer).
+the environment's third-party contents (the suite's pinned constraints, its
+requirements as its wheel states them, the installer).
 
 **How.** ``uv venv`` and ``uv pip install`` where ``uv`` is on PATH, else
 ``python -m venv`` and pip (:class:`~conformance.upgrade.installer.Installer`). Into it go this checkout,
@@ -326,13 +326,14 @@ class VenvProvider:
             envs.append(self.environment(request, wheel, digest, say, f"[{n}/{len(requests)}]"))
         return envs
 
-    def key_inputs(self) -> dict[str, str]:
+    def key_inputs(self, wheel: Path) -> dict[str, str]:
         """What decides an environment's third-party contents (see :func:`env_key`)."""
+        requires = "\n".join(sorted(wheel_requirements(wheel)))
         return {
             "python": python_tag(),
             "interpreter": f"{os.path.realpath(self.python)} {platform.python_version()}",
             "constraints": hashlib.sha256(self.constraints.read_bytes()).hexdigest(),
-            "pyproject": hashlib.sha256((self.root / "pyproject.toml").read_bytes()).hexdigest(),
+            "requires": hashlib.sha256(requires.encode()).hexdigest(),
             "installer": self.installer.name,
         }
 
@@ -366,7 +367,7 @@ class VenvProvider:
     ) -> VenvEnvironment:
         """One request's environment (see the module docstring)."""
         started = time.monotonic()
-        path = self.cache / "envs" / env_key(request, self.key_inputs())
+        path = self.cache / "envs" / env_key(request, self.key_inputs(wheel))
         python = env_python(path)
         with locked(path.with_name(path.name + ".lock")):
             marker = None if self.rebuild else read_marker(path)
