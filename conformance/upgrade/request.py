@@ -2,8 +2,8 @@
 versions, in upgrade order (``onnxruntime==1.30.0 onnxruntime==1.31.1``; a bare
 version after the first repeats its framework: ``onnxruntime==1.30.0 1.31.1``).
 
->>> [r.requirement for r in parse_requests(["onnxruntime==1.30.0", "1.31.1", "onnxruntime~=1.32.0"])]
-['onnxruntime==1.30.0', 'onnxruntime==1.31.1', 'onnxruntime~=1.32.0']
+>>> [r.requirement for r in parse_requests(["onnxruntime==1.30.0", "1.31.1", "onnxruntime~=1.32.0", "1.33.*"])]
+['onnxruntime==1.30.0', 'onnxruntime==1.31.1', 'onnxruntime~=1.32.0', 'onnxruntime==1.33.*']
 >>> parse_requests(["numpy==2.3.5", "torch==2.13.0"])
 Traceback (most recent call last):
 ...
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
 
 MIN_VERSIONS = 2
 """An upgrade has a before and an after."""
@@ -69,9 +68,8 @@ def _parse_one(text: str, framework: str | None) -> Request:
     bare = text.strip()
     if framework is not None and bare and (bare[0].isdigit() or bare[0] in "=<>~!"):
         try:
-            spec = bare if not bare[0].isdigit() else f"=={Version(bare)}"
-            return Request(framework, str(SpecifierSet(spec)))
-        except (InvalidVersion, InvalidSpecifier):
+            return Request(framework, str(SpecifierSet(f"=={bare}" if bare[0].isdigit() else bare)))
+        except InvalidSpecifier:
             raise RequestError(f"versions: {text!r} is not a version of {framework} (e.g. 1.32.0)") from None
     try:
         req = Requirement(bare)
