@@ -1,10 +1,10 @@
 """``gather-conformance upgrade`` for real: two NumPy releases from the package
 registry, each in its own environment, with the numpy oracle.
 
-Slow (two environments to build the first time, a minute or two each; seconds
-once cached), so it runs only with ``GATHER_CONFORMANCE_SLOW=1`` (``make
-test-slow``, which CI runs as a job of its own); skipped, saying why, when the
-package registry cannot be reached."""
+Slow (two environments to build the first time, a minute or two each; under
+a minute once cached), so it runs only with ``GATHER_CONFORMANCE_SLOW=1``
+(``make test-slow``: a CI job of its own, not part of ``make test``); skipped,
+saying why, when the package registry cannot be reached."""
 
 from __future__ import annotations
 
