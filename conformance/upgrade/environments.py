@@ -183,29 +183,6 @@ class EnvironmentFacts:
             "seconds": round(self.seconds, 1),
         }
 
-    @classmethod
-    def from_json(cls, framework: str, d: Mapping[str, Any]) -> EnvironmentFacts:
-        """Inverse of :meth:`to_json`.
-
-        >>> f = EnvironmentFacts(Request("numpy", "==2.4.6"), "2.4.6", "3.11.7", "/e", "pip", True)
-        >>> EnvironmentFacts.from_json("numpy", f.to_json()) == f
-        True
-        """
-        spec = str(d["requested"])[len(framework) :]
-        return cls(
-            Request(framework, spec),
-            d["installed"],
-            d["python"],
-            d["path"],
-            d["tool"],
-            d["cached"],
-            dict(d.get("relaxed", {})),
-            tuple(OracleInfo.from_json(o) for o in d.get("oracles", ())),
-            tuple(d.get("available", ())),
-            dict(d.get("problems", {})),
-            float(d.get("seconds", 0.0)),
-        )
-
 
 class Environment(Protocol):
     """One prepared environment, as the study uses it (tests hand fakes)."""
