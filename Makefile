@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml constraints-ci.txt
 	$(BIN)/python -m pip install -q -c constraints-ci.txt -e '.[all,test]'
 	rm -f $(VENV)/.installed-* && touch $@
 
-.PHONY: install run test browser bench campaign-long
+.PHONY: install run test test-slow browser bench campaign-long
 install: $(STAMP)
 
 run: $(STAMP)
@@ -22,6 +22,10 @@ test: $(STAMP) browser
 	$(BIN)/python -m mypy
 	mkdir -p $${GC_ARTIFACTS:-.artifacts}
 	$(BIN)/python -m pytest -q -n auto --junitxml=$${GC_ARTIFACTS:-.artifacts}/junit.xml
+
+# The slow tests (not in `make test`): `gather-conformance upgrade` for real, two NumPy releases from the registry.
+test-slow: $(STAMP)
+	GATHER_CONFORMANCE_SLOW=1 $(BIN)/python -m pytest -q tests/test_upgrade_real.py
 
 # Debian's chromium + chromedriver for the report's browser test (never a browser download).
 browser:

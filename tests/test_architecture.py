@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("conformance.results",),  # what a run writes: findings, run results, the stream, the atlas file
     ("conformance.campaign",),  # dispatch, the atlas runner, sightings, shrinkers, finding builder
     ("conformance.gate", "conformance.report"),  # the CI gate and the report: siblings
+    ("conformance.upgrade",),  # upgrade studies: one environment per framework version, what changed between them
     ("conformance.cli",),  # argument checks, commands, console, argparse
 )
 """The floors, bottom first (see the module docstring)."""

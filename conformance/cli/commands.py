@@ -27,6 +27,7 @@ from conformance.cli.console import closing_summary, progress_for
 from conformance.cli.selection import (
     GATE_FAILS,
     OK,
+    TOOL_FAILED,
     UsageError,
     check_coverage,
     parse_shard,
@@ -34,6 +35,7 @@ from conformance.cli.selection import (
     select_ops,
     select_oracles,
     writable_dir,
+    writable_file,
 )
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.vocabulary import FindingStatus, GateProblem
@@ -44,6 +46,11 @@ from conformance.gate.junit import junit_xml
 from conformance.gate.replay import replay
 from conformance.results.run_result import ResultsFileError, RunResult
 from conformance.results.stream import StreamError, rebuild
+from conformance.upgrade.environments import InstallError, Provider, VenvProvider, suite_root
+from conformance.upgrade.ranges import draft_baseline, range_changes
+from conformance.upgrade.request import RequestError, parse_requests
+from conformance.upgrade.study import SelectionError, Study, StudyError, StudyPlan, run_study
+from conformance.upgrade.verdict import exit_status
 
 RUN_ARTIFACTS = ("results.json", "results.jsonl")
 """Files the campaign writes into its folder (the report clears its own)."""
@@ -255,3 +262,113 @@ def baseline_action(action: str, file: Path | None) -> int:
         file=sys.stderr,
     )
     return OK
+
+
+# -- upgrade -------------------------------------------------------------------------
+
+
+def default_provider(constraints: Path | None, rebuild: bool) -> VenvProvider:
+    """Environments built from this checkout and its pinned constraints
+    (see :mod:`conformance.upgrade.environments`)."""
+    root = suite_root()
+    if root is None:
+        raise UsageError(
+            "upgrade: needs the suite's source checkout (pyproject.toml and constraints-ci.txt beside conformance/); "
+            "run it from a clone of the repository"
+        )
+    constraints = constraints or root / "constraints-ci.txt"
+    if not constraints.is_file():
+        raise UsageError(f"--constraints: {constraints} is not a file")
+    return VenvProvider(root, constraints, rebuild=rebuild)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def upgrade(
+    versions: list[str],
+    *,
+    out: Path,
+    max_examples: int,
+    seed: int,
+    timeout: float,
+    oracles: list[str] | None,
+    ops: list[str] | None,
+    baseline: Path | None,
+    update_baseline: Path | None,
+    constraints: Path | None = None,
+    rebuild: bool = False,
+    provider: Provider | None = None,
+) -> int:
+    """``upgrade``: every argument checked, every environment prepared (a
+    version that cannot be installed is a usage error naming it), then the
+    study (:mod:`conformance.upgrade.study`) and its report. 1 when anything
+    departs from the docs that did not before, 0 otherwise."""
+    try:
+        requests = parse_requests(versions)
+    except RequestError as exc:
+        raise UsageError(str(exc)) from None
+    positive("--max-examples", max_examples, integer=True)
+    positive("--timeout", timeout)
+    chosen_ops = select_ops(ops)
+    writable_dir("--out", out)
+    entries = _entries(baseline)
+    if update_baseline is not None:
+        writable_file("--update-baseline", update_baseline)
+    plan = StudyPlan(requests, out, entries, seed, max_examples, timeout, oracles, chosen_ops)
+    try:
+        study = run_study(plan, provider or default_provider(constraints, rebuild), _say)
+    except InstallError as exc:
+        raise UsageError(f"versions: {exc}") from None
+    except SelectionError as exc:
+        raise UsageError(str(exc)) from None
+    except StudyError as exc:
+        print(f"gather-conformance upgrade: failed: {exc}", file=sys.stderr)
+        return TOOL_FAILED
+    from conformance.upgrade.report_folder import write_report
+
+    report_path = write_report(study)
+    if update_baseline is not None:
+        _draft(study, baseline, entries, update_baseline)
+    print(_closing(study, report_path))
+    return exit_status(study.departures)
+
+
+def _closing(study: Study, report_path: Path) -> str:
+    """What the command prints at the end: per step what changed, the departures, the report."""
+    from conformance.upgrade.report_folder import headline
+
+    lines = []
+    for s in study.timeline.steps:
+        lines.append(
+            f"{s.words()}: {len(s.atlas)} atlas cells changed, {len(s.comparison.appeared)} findings appeared, "
+            f"{len(s.comparison.disappeared)} disappeared, {len(s.fixed)} baseline entries fixed upstream"
+        )
+    lines += [d.line() for d in study.departures]
+    lines.append(f"environments {study.environments_s:.0f} s, wall time {study.wall_s:.0f} s")
+    lines.append(f"report: {report_path}")
+    lines.append(f"upgrade: {headline(study)}")
+    return "\n".join(lines)
+
+
+def _draft(study: Study, baseline: Path | None, entries: list[bl.Entry], path: Path) -> None:
+    """``--update-baseline PATH``: the baseline with its ranges following what
+    was observed, written to ``PATH`` for review (the packaged baseline only if ``PATH`` names it)."""
+    changes = range_changes(study.timeline.entries, [v.facts.installed for v in study.versions])
+    versions = ", ".join(study.timeline.labels)
+    note = (
+        f"DRAFT by `gather-conformance upgrade` ({study.plan.framework} {versions}): "
+        f"{len(changes)} version ranges widened or narrowed from what was observed; review before merging."
+    )
+    doc = draft_baseline(baseline or bl.DEFAULT_PATH, entries, changes, note)
+    problems = bl.validate(doc, str(path))
+    if problems:
+        raise RuntimeError("the drafted baseline is not valid: " + "; ".join(problems[:3]))
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(
+        f"--update-baseline: {len(changes)} of {len(study.timeline.entries)} replayed entries change range; "
+        f"draft written to {path} (review it before merging)"
+    )
+    for c in changes:
+        print(f"  {c.line()}")

@@ -7,6 +7,9 @@
   killed run left, shards to merge, or two runs with ``--compare``).
 * ``oracles``, ``ops``: what can run here; the op catalog.
 * ``baseline validate|draft``: check a baseline file; draft entries for new findings.
+* ``upgrade FRAMEWORK==A FRAMEWORK==B ...``: one environment per version, the
+  atlas and the baseline replay in each, one report of what changed (exit 1
+  when anything departs from the docs that did not before).
 
 Exit status: 0 fine, 1 the gate fails (new, vanished or changed behaviour, a
 harness error, nothing tested), 2 usage error (one line, before any work), 3
@@ -96,7 +99,59 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="validate: the baseline (default: packaged); draft: a results file or run folder",
     )
+    _upgrade_parser(sub)
     return p
+
+
+def _upgrade_parser(sub: Any) -> None:
+    from conformance.upgrade.study import UPGRADE_EXAMPLES
+
+    up = sub.add_parser(
+        "upgrade",
+        help="what changes in gather when a framework moves to another version",
+        description="Build one isolated environment per version (cached), run the probe atlas, the baseline replay "
+        "and a short seeded fuzz on that framework's oracles in each, and write one report of what changed. "
+        "Exit 1 when anything departs from the docs that did not before.",
+    )
+    up.add_argument(
+        "versions",
+        nargs="+",
+        metavar="FRAMEWORK==VERSION",
+        help="two or more, in upgrade order (onnxruntime==1.31.1 onnxruntime==1.32.0; "
+        "a bare 1.32.0 repeats the framework)",
+    )
+    up.add_argument(
+        "--out", type=Path, default=Path("reports/upgrade"), help="report folder (default: reports/upgrade)"
+    )
+    up.add_argument(
+        "--max-examples",
+        type=int,
+        default=UPGRADE_EXAMPLES,
+        help=f"drawn cases per equivalence class in each version, besides the atlas (default {UPGRADE_EXAMPLES})",
+    )
+    up.add_argument("--seed", type=int, default=0, help="Hypothesis seed, the same in every version (default 0)")
+    up.add_argument("--timeout", type=float, default=20.0, help="seconds one case may take on an oracle (default 20)")
+    up.add_argument(
+        "--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: the framework's own)"
+    )
+    up.add_argument(
+        "--ops", nargs="+", default=None, metavar="OP", help="catalog ops, op names or globs (default: all)"
+    )
+    up.add_argument("--baseline", type=Path, default=None, help="baseline to replay (default: the packaged one)")
+    up.add_argument(
+        "--update-baseline",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="write the baseline with version ranges widened or narrowed from what was observed to PATH, for review",
+    )
+    up.add_argument(
+        "--constraints",
+        type=Path,
+        default=None,
+        help="pins for the other packages (default: the checkout's constraints-ci.txt)",
+    )
+    up.add_argument("--rebuild", action="store_true", help="build the environments again, ignoring the cache")
 
 
 def format_catalog() -> str:
@@ -154,6 +209,20 @@ def _dispatch(args: argparse.Namespace) -> int:
         return OK
     if args.command == "baseline":
         return commands.baseline_action(args.action, args.file)
+    if args.command == "upgrade":
+        return commands.upgrade(
+            args.versions,
+            out=args.out,
+            max_examples=args.max_examples,
+            seed=args.seed,
+            timeout=args.timeout,
+            oracles=args.oracles,
+            ops=args.ops,
+            baseline=args.baseline,
+            update_baseline=args.update_baseline,
+            constraints=args.constraints,
+            rebuild=args.rebuild,
+        )
     if args.command == "check" and args.results is not None:
         return commands.check_saved(args.results, baseline=args.baseline, junit=args.junit)
     plan = commands.plan_campaign(

@@ -136,3 +136,19 @@ def writable_dir(arg: str, path: Path) -> Path:
     except OSError as exc:
         raise UsageError(f"{arg}: cannot write to {path} ({exc.strerror})") from None
     return path
+
+
+def writable_file(arg: str, path: Path) -> Path:
+    """``path`` as a file this process can write (its folder created if missing; an existing file is replaced).
+
+    >>> writable_file("--update-baseline", Path("/"))
+    Traceback (most recent call last):
+    ...
+    conformance.cli.selection.UsageError: --update-baseline: / is a directory, not a file
+    """
+    if path.is_dir():
+        raise UsageError(f"{arg}: {path} is a directory, not a file")
+    writable_dir(arg, path.parent if str(path.parent) else Path("."))
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{arg}: cannot write to {path} (permission denied)")
+    return path
