@@ -126,7 +126,9 @@ def memory_case(rng: np.random.Generator, n: int, repeats: int) -> Case:
                 lambda: np.take_along_axis(x8, i8, axis=0), "np.take_along_axis", None, 1.1, repeats)  # fmt: skip
 
 
-def median_seconds_side_by_side(ours: Callable[[], Any], baseline: Callable[[], Any], repeats: int) -> tuple[float, float]:
+def median_seconds_side_by_side(
+    ours: Callable[[], Any], baseline: Callable[[], Any], repeats: int
+) -> tuple[float, float]:
     """Median wall times of ``ours()`` and ``baseline()`` over ``repeats``
     rounds of one call each (after one warm-up call of each), alternating
     which goes first.
