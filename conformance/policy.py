@@ -47,10 +47,12 @@ Negative = Literal["wrap", "reject"]
 OutOfRange = Literal["error", "clamp", "wrap", "fill"]
 Key = tuple[int | slice, ...]
 
-CHUNK = 1 << 16
+CHUNK = 1 << 17
 """Positions per block when indices (and the output) are walked in blocks: the
-int64 temporaries of a gather are a few blocks of 512 KiB whatever its size
-(small enough to stay in cache, large enough that Python's share is small)."""
+int64 temporaries of a gather are a few blocks of 1 MiB (an L2 cache's worth)
+whatever its size. Measured on the benchmark's cases (``benchmarks/bench_reference.py``):
+blocks of 16K to 64K positions were slower (Python's share per block, and NumPy's
+``take`` itself is slower on short runs), 256K no faster."""
 
 
 @dataclass(frozen=True)
