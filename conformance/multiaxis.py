@@ -301,7 +301,7 @@ def _fetch(
         parts = [xp.reshape(gather.read(key), (lead, -1, block)) for key, _ in blocks(window, limit)]
         return xp.reshape(parts[0] if len(parts) == 1 else xp.concat(parts, axis=1), out_shape)
     out = xp.empty((lead, *window, block), dtype=input.dtype, device=array_api_compat.device(input))
-    width = _tile_width(terms, window, block * _itemsize(input)) if numpy else 0
+    width = _tile_width(terms, window, block * _itemsize(input)) if numpy and math.prod(window) > limit else 0
     for key in _keys(window, limit, width):
         gather.read(key, out)
     return xp.reshape(out, out_shape)
@@ -378,11 +378,11 @@ class _Gather:
         where = (_ALL, *key, _ALL)
         if out is not None and isinstance(out, np.ndarray):
             # The offsets are checked: "wrap" skips NumPy's own check (which would also buffer every write).
-            part = np.take(self.source, np.broadcast_to(offsets, shape), axis=1, mode="wrap", out=out[where])
+            part = np.take(self.source, _full(offsets, shape, xp), axis=1, mode="wrap", out=out[where])
             if fill is not None:
                 np.copyto(part, self.fill(), where=fill)
             return part
-        flat = xp.reshape(xp.broadcast_to(offsets, shape), (-1,))
+        flat = xp.reshape(_full(offsets, shape, xp), (-1,))
         lead, block = int(self.source.shape[0]), int(self.source.shape[2])
         part = xp.reshape(xp.take(self.source, flat, axis=1), (lead, *shape, block))
         if fill is not None:
@@ -397,18 +397,19 @@ class _Gather:
         every index checked on the way; the mask (None unless the policy fills)
         marks the positions to fill."""
         xp, offsets, mask = self.xp, None, None
-        for t in self.terms:
+        for n, t in enumerate(self.terms):
             raw = t.part(key)
+            # The first share that spans the block becomes the buffer the others are added to in place:
+            # one of our own (never the caller's indices) unless no other follows.
+            own = offsets is None and t.spans and n + 1 < len(self.terms)
             if t.coord is None:  # an arange: a view
                 share = raw * t.stride if t.stride != 1 else raw
             else:
-                first = offsets is None and t.spans  # its share becomes the buffer: one of our own
-                share, m = _share(raw, t.coord, t.stride, self.policy, self.coords, xp, copy=first)
+                share, m = _share(raw, t.coord, t.stride, self.policy, self.coords, xp, copy=own)
                 if m is not None:
                     mask = m if mask is None else (mask | m)
             if offsets is None and t.spans:
-                # Accumulate in place into one buffer of our own (never the caller's indices).
-                offsets = share if share is not raw else xp.asarray(share, copy=True)
+                offsets = xp.asarray(share, copy=True) if own and share is raw else share
                 continue
             if offsets is None:
                 offsets = xp.zeros(shape, dtype=xp.int64)
@@ -438,6 +439,15 @@ def _share(
         raise
     pos, mask = (xp.astype(raw, xp.int64), None) if within else place_indices(raw, c.size, policy, xp)
     return (pos * stride if stride != 1 else pos), mask
+
+
+def _full(offsets: Any, shape: Shape, xp: Any) -> Any:
+    """``offsets`` broadcast to ``shape`` (a view), or themselves where they have it.
+
+    >>> _full(np.arange(3), (2, 3), np).shape
+    (2, 3)
+    """
+    return offsets if tuple(offsets.shape) == shape else xp.broadcast_to(offsets, shape)
 
 
 def _itemsize(a: Any) -> int:
