@@ -322,66 +322,6 @@ def place_indices(indices: Any, size: int, policy: IndexPolicy, xp: Any = np) ->
     return xp.where(in_range, raw, xp.where(raw < 0, zero, top)), None
 
 
-def scaled_positions(
-    indices: Any, size: int, policy: IndexPolicy, stride: int = 1, xp: Any = np, *, copy: bool = True
-) -> Any:
-    """``positions * stride`` as int64 for a block of non-empty ``indices``
-    that needs no more than a wrap once, or None where it does (an index
-    outside ``[-size, size)``, or a negative one under a policy that does not
-    wrap negatives: :func:`check_indices` and :func:`place_indices` decide).
-    One max of the bits read as unsigned (:func:`_are_positions`), or else one
-    min and one max, decide; then one pass casts and scales and, only where
-    there is a negative, one more adds ``size`` to each (an arithmetic shift
-    of the sign, no mask). With ``copy=False`` indices that are already int64
-    positions, unscaled, come back as they are.
-
-    >>> scaled_positions(np.array([[2, -1]], np.int8), 3, ONNX, stride=10)
-    array([[20, 20]])
-    >>> scaled_positions(np.array([-1]), 3, NONNEGATIVE), scaled_positions(np.array([3]), 3, MODULO)
-    (None, None)
-    """
-    low = 0
-    if not _are_positions(indices, size):
-        extremes = _extremes(indices, xp)
-        if extremes is None or not (-size <= extremes[0] and extremes[1] < size):
-            return None
-        if extremes[0] < 0 and "wrap" not in (policy.negative, policy.out_of_range):
-            return None
-        low = extremes[0]
-    if indices.dtype != xp.int64:
-        pos = xp.astype(indices, xp.int64)
-        if stride != 1:
-            pos *= stride
-    elif stride != 1:
-        pos = indices * stride
-    elif low >= 0 and not copy:
-        return indices
-    else:
-        pos = xp.asarray(indices, copy=True)
-    if low < 0:
-        sign = pos >> (xp.iinfo(pos.dtype).bits - 1)  # -1 for a negative, 0 otherwise
-        sign &= size * stride
-        pos += sign
-    return pos
-
-
-def _are_positions(indices: Any, size: int) -> bool:
-    """Whether a NumPy array of indices holds positions only (every one in
-    ``[0, size)``), in one reduction: read as unsigned, a negative index is
-    at least ``2**(bits - 1)``, above every non-negative one. False for
-    other namespaces (they take a min and a max).
-
-    >>> _are_positions(np.array([0, 2], np.int8), 3), _are_positions(np.array([-1], np.int8), 200)
-    (True, False)
-    """
-    if not isinstance(indices, np.ndarray):
-        return False
-    if indices.dtype.kind == "u":
-        return int(indices.max()) < size
-    bits = 8 * indices.dtype.itemsize
-    return int(indices.view(indices.dtype.str.replace("i", "u")).max()) < min(size, 2 ** (bits - 1))
-
-
 def _raw_and_in_range(indices: Any, size: int, policy: IndexPolicy, xp: Any) -> tuple[Any, Any]:
     """``(int64 values, in range)``: negatives wrapped once where ``policy``
     wraps them, and whether each value then lies in ``[0, size)`` (an unsigned

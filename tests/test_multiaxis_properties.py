@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from conformance import gather_multiaxis, reference
 from conformance.arrays import same_bits, to_numpy
+from conformance.blocked import scaled_positions
 from conformance.policy import (
     CLIP,
     MODULO,
@@ -29,7 +30,6 @@ from conformance.policy import (
     WRAP_THEN_FILL,
     ZERO_FILL,
     place_indices,
-    scaled_positions,
 )
 from tests.strategies_reference import (
     INDEX_DTYPES,

@@ -25,7 +25,7 @@ except ImportError:  # tox -e core: the torch-namespace test skips
 
 import conformance.policy as policy_module
 from conformance import gather_multiaxis, reference
-from conformance.multiaxis import _Coordinate, _keys, _term, _tile_width
+from conformance.blocked import Coordinate, _keys, _term, _tile_width
 from conformance.policy import CLIP, MODULO, NONNEGATIVE, ONNX, POLICIES, WRAP_THEN_FILL, ZERO_FILL, normalize_indices
 from tests.strategies_reference import Case, multiaxis_cases, oracle_gather
 from tests.test_multiaxis_properties import _assert_same_outcome, _outcome, _to_torch
@@ -139,7 +139,7 @@ def test_keys_cover_every_position_of_the_window_once(window: list[int], limit: 
 
 def test_an_element_gather_along_a_leading_axis_walks_tiles() -> None:
     x = np.zeros((50, 300), np.float32)
-    coordinate = _Coordinate(np.zeros((50, 300), np.int64), 50, 0)
+    coordinate = Coordinate(np.zeros((50, 300), np.int64), 50, 0)
     rows, cols = (_term(x, {0: coordinate}, d, 0, (50, 300), stride, np) for d, stride in ((0, 300), (1, 1)))
     assert _tile_width([rows, cols], (50, 300), 4) == 64  # 256 bytes of float32
     assert _tile_width([rows, cols], (50, 300), 256) == 0  # each position reads a run of 256 bytes already
