@@ -163,7 +163,9 @@ class PaddleOracle(FrameworkOracle):
 
         name = "paddle" + ("" if mode == "eager" else f"-{mode}")
         described = "static graph (paddle.static.Executor)" if mode == "static" else "eager (dygraph)"
-        info = OracleInfo(name, "paddle", version("paddlepaddle"), "cpu", described, PADDLE_OPS, compiles=mode == "static")
+        info = OracleInfo(
+            name, "paddle", version("paddlepaddle"), "cpu", described, PADDLE_OPS, compiles=mode == "static"
+        )
         super().__init__(info, PADDLE_PRELUDE, PADDLE_MODES[mode], PADDLE_UNITS)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:

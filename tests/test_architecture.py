@@ -301,9 +301,6 @@ def _compared_words(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True, reason="spec/policy.py's own words ('error', ...) become enums once the speed-up merges"
-)
 def test_no_vocabulary_word_is_compared_as_a_string_outside_core() -> None:
     words = {m.value for enum in VOCABULARY for m in enum}  # type: ignore[attr-defined]
     offenders = [

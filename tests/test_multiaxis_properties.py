@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from conformance import gather_multiaxis, reference
 from conformance.core.arrays import same_bits, to_numpy
+from conformance.spec.blocked import scaled_positions
 from conformance.spec.policy import (
     CLIP,
     MODULO,
@@ -28,6 +29,7 @@ from conformance.spec.policy import (
     WRAP_THEN_CLAMP,
     WRAP_THEN_FILL,
     ZERO_FILL,
+    place_indices,
 )
 from tests.strategies_reference import (
     INDEX_DTYPES,
@@ -299,6 +301,38 @@ def test_modulo_of_int64_max_is_exact_and_not_proportional_to_the_value() -> Non
     assert gather_multiaxis(np.arange(3), big, [0], policy=MODULO).tolist() == [1, (-(2**63)) % 3, 0]
     huge = np.array([2**64 - 1, 2**63], dtype=np.uint64)
     assert gather_multiaxis(np.arange(3), huge, [0], policy=MODULO).tolist() == [(2**64 - 1) % 3, 2**63 % 3]
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(INDEX_DTYPES).flatmap(
+        lambda d: st.tuples(st.just(d), st.integers(1, 300)).flatmap(
+            lambda ds: st.tuples(
+                st.just(ds[0]),
+                st.just(ds[1]),
+                st.lists(index_values(np.dtype(ds[0]), ds[1]), min_size=1, max_size=8),
+            )
+        )
+    ),
+    st.sampled_from(list(POLICIES.values())),
+    st.sampled_from([1, 7, 2**40]),
+    st.sampled_from(["numpy", "array_api_strict"]),
+)
+def test_scaled_positions_are_the_placed_positions_times_the_stride_where_it_answers(args, policy, stride, namespace):
+    """The fast path of a block (one reduction, a wrap once at most) answers
+    exactly what the general one does, or leaves the block to it: never for
+    an index the policy rejects, fills or clamps."""
+    dtype, size, values = args
+    indices = np.array(values, dtype=dtype)
+    xp = array_api_strict if namespace == "array_api_strict" else np
+    got = scaled_positions(xp.asarray(indices), size, policy, stride, xp)
+    low = -size if "wrap" in (policy.negative, policy.out_of_range) else 0
+    fits = all(low <= int(v) < size for v in values)
+    assert (got is not None) == fits
+    if got is not None:
+        want, mask = place_indices(indices, size, policy)
+        assert mask is None or not mask.any()
+        assert to_numpy(got).dtype == np.int64 and to_numpy(got).tolist() == [int(p) * stride for p in want]
 
 
 # -- (vi) GatherND with an empty index tuple --------------------------------------

@@ -36,7 +36,7 @@ def cell_words(cell: AtlasCell | None) -> str:
         return GONE
     if cell.error_class and cell.behaviour in ERROR_BEHAVIOURS:
         return f"{cell.behaviour} ({cell.error_class})"
-    return cell.behaviour
+    return str(cell.behaviour)
 
 
 def condition_words(key: str) -> str:

@@ -27,7 +27,16 @@ from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.case import OpKey
 from conformance.spec.multiaxis import Shape
 from conformance.spec.plans import EqClass, Plan, flat_plan
-from conformance.spec.policy import CLIP, MODULO, NONNEGATIVE, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, IndexPolicy
+from conformance.spec.policy import (
+    CLIP,
+    MODULO,
+    NONNEGATIVE,
+    ONNX,
+    WRAP_THEN_CLAMP,
+    WRAP_THEN_FILL,
+    IndexPolicy,
+    OutOfRange,
+)
 from conformance.spec.preconditions import (
     Attrs,
     EmptyTuple,
@@ -134,7 +143,7 @@ class OpSpec:
                 f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}"
             )
         policy = self.mode_policies[mode]
-        if policy.out_of_range == "fill" and bound.get("fill_value") is not None:
+        if policy.out_of_range is OutOfRange.FILL and bound.get("fill_value") is not None:
             policy = policy.with_fill(bound["fill_value"])
         return policy
 

@@ -36,21 +36,41 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import array_api_compat
 import numpy as np
 
 from conformance.core.arrays import size_of, to_numpy
+from conformance.core.word import Word
 
-Negative = Literal["wrap", "reject"]
-OutOfRange = Literal["error", "clamp", "wrap", "fill"]
+
+class Negative(Word):
+    """What a negative index does before the range check."""
+
+    WRAP = "wrap"
+    """``-1`` reads the last element (once: only ``[-size, -1]`` wrap)."""
+    REJECT = "reject"
+    """Every negative index is out of range."""
+
+
+class OutOfRange(Word):
+    """What an index still outside ``[0, size)`` does."""
+
+    ERROR = "error"
+    CLAMP = "clamp"
+    WRAP = "wrap"
+    FILL = "fill"
+
+
 Key = tuple[int | slice, ...]
 
-CHUNK = 1 << 16
+CHUNK = 1 << 17
 """Positions per block when indices (and the output) are walked in blocks: the
-int64 temporaries of a gather are a few blocks of 512 KiB whatever its size
-(small enough to stay in cache, large enough that Python's share is small)."""
+int64 temporaries of a gather are a few blocks of 1 MiB (an L2 cache's worth)
+whatever its size. Measured on the benchmark's cases (``benchmarks/bench_reference.py``):
+blocks of 16K to 64K positions were slower (Python's share per block, and NumPy's
+``take`` itself is slower on short runs), 256K no faster."""
 
 
 @dataclass(frozen=True)
@@ -62,29 +82,30 @@ class IndexPolicy:
     """
 
     name: str
-    negative: Negative = "wrap"
-    out_of_range: OutOfRange = "error"
+    negative: Negative = Negative.WRAP
+    out_of_range: OutOfRange = OutOfRange.ERROR
     fill_value: Any = 0
 
     def __post_init__(self) -> None:
-        if self.negative not in ("wrap", "reject"):
-            raise ValueError(f"IndexPolicy.negative must be 'wrap' or 'reject', got {self.negative!r}")
-        if self.out_of_range not in ("error", "clamp", "wrap", "fill"):
-            raise ValueError(
-                "IndexPolicy.out_of_range must be 'error', 'clamp', 'wrap' or 'fill', "
-                f"got {self.out_of_range!r}"
-            )
+        """The choices given as words become members; an unknown word is a ValueError naming the field."""
+        for name, kind in (("negative", Negative), ("out_of_range", OutOfRange)):
+            word = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(word))
+            except ValueError:
+                known = ", ".join(repr(m.value) for m in kind)
+                raise ValueError(f"IndexPolicy.{name} must be one of {known}, got {word!r}") from None
 
     def describe(self) -> str:
         """One line a human can read in a report."""
-        neg = "negatives wrap once" if self.negative == "wrap" else "negatives are out of range"
+        neg = "negatives wrap once" if self.negative is Negative.WRAP else "negatives are out of range"
         oor = {
-            "error": "out of range raises IndexError",
-            "clamp": "out of range clamps to [0, size-1]",
-            "wrap": "every index is taken modulo size",
-            "fill": f"out of range reads as {self.fill_value!r}",
+            OutOfRange.ERROR: "out of range raises IndexError",
+            OutOfRange.CLAMP: "out of range clamps to [0, size-1]",
+            OutOfRange.WRAP: "every index is taken modulo size",
+            OutOfRange.FILL: f"out of range reads as {self.fill_value!r}",
         }[self.out_of_range]
-        if self.out_of_range == "wrap":
+        if self.out_of_range is OutOfRange.WRAP:
             return oor
         return f"{neg}; {oor}"
 
@@ -93,19 +114,19 @@ class IndexPolicy:
         return IndexPolicy(f"{self.name}({value!r})", self.negative, self.out_of_range, value)
 
 
-ONNX = IndexPolicy("error", "wrap", "error")
+ONNX = IndexPolicy("error", Negative.WRAP, OutOfRange.ERROR)
 """The default: ONNX Gather-11+, NumPy indexing, ``np.take(mode="raise")``."""
-NONNEGATIVE = IndexPolicy("error-nonnegative", "reject", "error")
+NONNEGATIVE = IndexPolicy("error-nonnegative", Negative.REJECT, OutOfRange.ERROR)
 """torch.gather, tf.gather: an index must lie in ``[0, size)``."""
-CLIP = IndexPolicy("clip", "reject", "clamp")
+CLIP = IndexPolicy("clip", Negative.REJECT, OutOfRange.CLAMP)
 """``np.take(mode="clip")``: clamp the raw value (``-1 -> 0``)."""
-WRAP_THEN_CLAMP = IndexPolicy("wrap-then-clamp", "wrap", "clamp")
+WRAP_THEN_CLAMP = IndexPolicy("wrap-then-clamp", Negative.WRAP, OutOfRange.CLAMP)
 """Wrap negatives in ``[-size, -1]`` first, then clamp (``-1 -> size-1``)."""
-MODULO = IndexPolicy("wrap", "wrap", "wrap")
+MODULO = IndexPolicy("wrap", Negative.WRAP, OutOfRange.WRAP)
 """``np.take(mode="wrap")``: every index modulo ``size``."""
-ZERO_FILL = IndexPolicy("zero-fill", "reject", "fill", 0)
+ZERO_FILL = IndexPolicy("zero-fill", Negative.REJECT, OutOfRange.FILL, 0)
 """Out of range (negatives included) reads as zero (tf.gather on GPU)."""
-WRAP_THEN_FILL = IndexPolicy("wrap-then-fill", "wrap", "fill", None)
+WRAP_THEN_FILL = IndexPolicy("wrap-then-fill", Negative.WRAP, OutOfRange.FILL, None)
 """``jnp.take(mode="fill")``: wrap negatives once, fill the rest (``None`` = dtype default)."""
 
 POLICIES: dict[str, IndexPolicy] = {
@@ -159,7 +180,7 @@ def valid_range(size: int, policy: IndexPolicy) -> str:
     """
     if not size:
         return "none: the axis is empty"
-    if policy.negative == "wrap":
+    if policy.negative is Negative.WRAP:
         return f"[-{size}, {size - 1}]"
     return f"[0, {size - 1}]; negative indices are not allowed"
 
@@ -215,7 +236,14 @@ def blocks(shape: tuple[int, ...], limit: int | None = None) -> Iterator[tuple[K
 
 
 def check_indices(
-    indices: Any, size: int, policy: IndexPolicy, axis: int, xp: Any = np, argname: str = "indices", *, empty_output: bool = False
+    indices: Any,
+    size: int,
+    policy: IndexPolicy,
+    axis: int,
+    xp: Any = np,
+    argname: str = "indices",
+    *,
+    empty_output: bool = False,
 ) -> bool:
     """Raise what ``policy`` raises for ``indices`` (an index outside the range
     of an ``"error"`` policy, the first in C order with its position, even
@@ -231,17 +259,20 @@ def check_indices(
     Traceback (most recent call last):
     IndexError: indices[1, 0] = -1 is out of range for axis 0 of size 3 (valid: [0, 2]; negative ...)
     """
-    if size == 0 and size_of(indices) and policy.out_of_range in ("wrap", "clamp") and not empty_output:
-        raise IndexError(
-            f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0"
-        )
+    if (
+        size == 0
+        and size_of(indices)
+        and policy.out_of_range in (OutOfRange.WRAP, OutOfRange.CLAMP)
+        and not empty_output
+    ):
+        raise IndexError(f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0")
     if size_of(indices) == 0:
         return True
-    extremes = _extremes(indices, xp)  # the common case: one min and one max
-    if extremes is not None and 0 <= extremes[0] and extremes[1] < size:
+    bounds = extremes(indices, xp)  # the common case: one min and one max
+    if bounds is not None and 0 <= bounds[0] and bounds[1] < size:
         return True
-    low = -size if policy.negative == "wrap" else 0
-    if policy.out_of_range == "error" and (extremes is None or extremes[0] < low or extremes[1] >= size):
+    low = -size if policy.negative is Negative.WRAP else 0
+    if policy.out_of_range is OutOfRange.ERROR and (bounds is None or bounds[0] < low or bounds[1] >= size):
         shape = tuple(indices.shape)
         for key, start in blocks(shape):
             part = indices[key]
@@ -285,7 +316,7 @@ def normalize_indices(
         return place_indices(indices, size, policy, xp)
     shape, device = tuple(indices.shape), array_api_compat.device(indices)
     positions = xp.empty(shape, dtype=xp.int64, device=device)
-    mask = xp.empty(shape, dtype=xp.bool, device=device) if policy.out_of_range == "fill" else None
+    mask = xp.empty(shape, dtype=xp.bool, device=device) if policy.out_of_range is OutOfRange.FILL else None
     for key, _ in blocks(shape):
         pos, fill = place_indices(indices[key], size, policy, xp)
         positions[key] = pos
@@ -302,7 +333,7 @@ def place_indices(indices: Any, size: int, policy: IndexPolicy, xp: Any = np) ->
     >>> place_indices(np.array([-1, 5]), 4, WRAP_THEN_CLAMP)[0], place_indices(np.array([-1, 5]), 4, ZERO_FILL)[1]
     (array([3, 3]), array([ True,  True]))
     """
-    if policy.out_of_range == "wrap":
+    if policy.out_of_range is OutOfRange.WRAP:
         if _is_unsigned(indices, xp):
             # value == low + high * 2**63, both parts exact in int64: 2**63 is never
             # cast into a negative int64, and no namespace needs uint64 arithmetic.
@@ -310,10 +341,10 @@ def place_indices(indices: Any, size: int, policy: IndexPolicy, xp: Any = np) ->
             s = max(size, 1)
             return (low % s + xp.astype(high, xp.int64) * (2**63 % s)) % s, None
         return xp.astype(indices, xp.int64, copy=False) % max(size, 1), None
-    if policy.out_of_range == "error":  # checked: every index is in range
+    if policy.out_of_range is OutOfRange.ERROR:  # checked: every index is in range
         return _wrapped(indices, size, policy, xp), None
     raw, in_range = _raw_and_in_range(indices, size, policy, xp)
-    if policy.out_of_range == "fill":
+    if policy.out_of_range is OutOfRange.FILL:
         return xp.where(in_range, raw, xp.zeros_like(raw)), ~in_range
     # clamp: below the range -> 0, above it (every unsigned one) -> size - 1
     top, zero = xp.asarray(max(size - 1, 0), dtype=xp.int64), xp.asarray(0, dtype=xp.int64)
@@ -341,7 +372,7 @@ def _wrapped(indices: Any, size: int, policy: IndexPolicy, xp: Any) -> Any:
     if _is_unsigned(indices, xp):
         return _split_unsigned(indices, xp)[0]
     raw = xp.astype(indices, xp.int64, copy=False)
-    if policy.negative == "wrap":
+    if policy.negative is Negative.WRAP:
         raw = raw + xp.where(raw < 0, xp.asarray(size, dtype=xp.int64), xp.asarray(0, dtype=xp.int64))
     return raw
 
@@ -359,14 +390,16 @@ def _split_unsigned(indices: Any, xp: Any) -> tuple[Any, Any]:
         signed = indices.view(torch.int64) if indices.dtype == torch.uint64 else indices.to(torch.int64)
         return signed & (2**63 - 1), signed < 0
     wide = xp.astype(indices, xp.uint64)
-    return xp.astype(wide & xp.asarray(2**63 - 1, dtype=xp.uint64), xp.int64), wide >= xp.asarray(2**63, dtype=xp.uint64)
+    return xp.astype(wide & xp.asarray(2**63 - 1, dtype=xp.uint64), xp.int64), wide >= xp.asarray(
+        2**63, dtype=xp.uint64
+    )
 
 
-def _extremes(indices: Any, xp: Any) -> tuple[int, int] | None:
+def extremes(indices: Any, xp: Any) -> tuple[int, int] | None:
     """``(min, max)`` of non-empty indices as Python ints, or None where the
     namespace cannot reduce them (torch has no min/max for uint16/32/64).
 
-    >>> _extremes(np.array([3, -1, 2], dtype=np.int8), np), _extremes(np.array([2**64 - 1], dtype=np.uint64), np)
+    >>> extremes(np.array([3, -1, 2], dtype=np.int8), np), extremes(np.array([2**64 - 1], dtype=np.uint64), np)
     ((-1, 3), (18446744073709551615, 18446744073709551615))
     """
     if array_api_compat.is_torch_array(indices) and _is_unsigned(indices, xp):
@@ -376,5 +409,3 @@ def _extremes(indices: Any, xp: Any) -> tuple[int, int] | None:
 
 def _is_unsigned(a: Any, xp: Any) -> bool:
     return any(a.dtype == getattr(xp, n, None) for n in ("uint8", "uint16", "uint32", "uint64"))
-
-
