@@ -29,11 +29,12 @@ from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import MismatchKind
+from conformance.judge.cost import user_cost
 from conformance.judge.judged import Judged
 from conformance.judge.rootcause import still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
-from conformance.results.finding import Finding
+from conformance.results.finding import Finding, across_modes
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
 SMALL_DATA, SMALL_INDICES = 4, 2
@@ -180,6 +181,10 @@ def make_finding(
     with_op = [o for o in oracles if op in infos[o.name].ops]
     scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
+    framework = infos[sig.oracle].framework
+    conforming = {
+        j.oracle: infos[j.oracle].mode for j in own if j.verdict.conforms and infos[j.oracle].framework == framework
+    }
     return Finding(
         signature=sig,
         case=case,
@@ -193,6 +198,8 @@ def make_finding(
         class_case=small.to_json(),
         siblings=[_sibling(j) for j in judged if j.case.op != op],
         variants=_variants(sightings, sig) | ({"minimal case also shows it on": also} if also else {}),
+        framework=framework,
+        conforming_modes=conforming,
     )
 
 
@@ -263,8 +270,10 @@ def build_findings(
     shrink_end: float | None,
     progress: Progress,
 ) -> list[Finding]:
-    """Every signature of ``sightings`` as a finding, in order of first sighting
-    (including crash/timeout signatures met while shrinking)."""
+    """Every root cause of ``sightings`` as a finding, worst first (:func:`~conformance.judge.cost.user_cost`),
+    then in order of first sighting
+    (including crash/timeout signatures met while shrinking), the execution
+    modes of one framework merged (:func:`~conformance.results.finding.across_modes`)."""
     sightings.settle()
     by_name = {o.name: o for o in oracles}
     findings: list[Finding] = []
@@ -301,4 +310,5 @@ def build_findings(
         sightings.finding(finding)
         findings.append(finding)
         progress.advance(findings=len(findings))
-    return findings
+    merged = across_modes([replace(f, framework=infos[f.signature.oracle].framework) for f in findings])
+    return sorted(merged, key=lambda f: user_cost(f.signature))  # worst first; stable: first seen first

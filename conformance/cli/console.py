@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from conformance.core.vocabulary import GateFailure, GateProblem, RunStatus
+from conformance.report.views import finding_order
 from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
 
@@ -107,8 +108,9 @@ def finding_line(f: Finding, changed: bool = False) -> str:
 def closing_summary(
     result: RunResult, new: Sequence[Finding], report: str, problems: Sequence[GateProblem] = ()
 ) -> str:
-    """The last lines of a run: figures, then only the new findings (known
-    ones counted), then other problems, then the report's path."""
+    """The last lines of a run: figures, then only the new findings, worst
+    first as the report lists them (known ones counted), then other
+    problems, then the report's path."""
     runs = sum(result.cases.values())
     known = len(result.findings) - len(new)
     found = f"{len(result.findings)} findings ({len(new)} new, {known} known)"
@@ -118,7 +120,7 @@ def closing_summary(
         lines.append(f"run {result.status}: results are partial")
     if new:
         lines.append("new findings (status, raw examples, signature):")
-        lines += [finding_line(f) for f in new]
+        lines += [finding_line(f) for f in sorted(new, key=finding_order)]
     others = [str(p) for p in problems if p.kind is not GateFailure.NEW]
     lines += [f"  {p}" for p in others]
     if problems:

@@ -206,8 +206,11 @@ def load(path: str | Path | None = None) -> list[Entry]:
 
 
 def accepting(finding: Finding, entries: list[Entry]) -> Entry | None:
-    """The first entry that accepts ``finding``, or None (it is new)."""
-    return next((e for e in entries if e.matches(finding.signature)), None)
+    """The first entry that accepts ``finding`` in its own mode, where every
+    execution mode in which it shows is accepted (by that entry or another),
+    or None (it is new: in some mode at least)."""
+    found = [next((e for e in entries if e.matches(s)), None) for s in finding.mode_signatures()]
+    return found[0] if all(found) else None
 
 
 def annotated(result: RunResult, entries: list[Entry]) -> RunResult:

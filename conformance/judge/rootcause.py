@@ -40,6 +40,12 @@ A finding is one root cause (a :class:`~conformance.judge.signature.Signature`):
     crash) keeps the regime and the structural flags ``0-d`` and
     ``batch_dims>0``, where those decide what the framework does.
 
+Execution modes are variants of one fact: findings whose signatures differ
+only in the oracle's execution mode (``torch`` and ``torch-compile``, the
+three onnxruntime sessions) are one finding (:func:`fact`), listing the modes
+in which it shows; a behaviour that shows in one mode and not another keeps
+its own identity (its signature differs in outcome, policy or condition).
+
 What is merged is kept as variants (:func:`variant`): op keys (opsets),
 regimes, data and index dtypes and the behaviour words, each with a count.
 Behaviours one example cannot name settle once drawing ends
@@ -196,6 +202,20 @@ def merged_into(sig: Signature, fits: Collection[Behaviour], seen: Collection[Si
     forms = settled_forms(sig, fits)[:-1]
     seen_form = next((f for f in forms if f in seen), None)
     return seen_form or (replace(sig, policy=None) if sig.condition == BEYOND_INT32 and sig.policy else None)
+
+
+def fact(sig: Signature, framework: str) -> Signature:
+    """The identity of ``sig`` across the execution modes of one framework:
+    the oracle's name becomes its framework's, the mode is dropped. Two
+    sightings are one finding when their facts are equal.
+
+    >>> eager = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", BAD_INDEX)
+    >>> fact(eager, "torch") == fact(replace(eager, oracle="torch-compile", mode="compile"), "torch")
+    True
+    >>> fact(eager, "torch") == fact(replace(eager, oracle="torch-compile", policy=Behaviour.CLAMPS), "torch")
+    False
+    """
+    return replace(sig, oracle=framework, mode="")
 
 
 def still_shows(seen: Signature, root: Signature) -> bool:

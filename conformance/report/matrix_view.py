@@ -120,7 +120,7 @@ def findings_for(
         f
         for f in findings
         if same_op(f.signature.op, op)
-        and f.signature.oracle == oracle
+        and oracle in (f.modes or {f.signature.oracle: ""})
         and in_regime(f, regime)
         and (not families or not families[0] or finding_family(f) in families)
     ]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from conformance.core.behaviour import UNKNOWN_SEVERITY, Behaviour, severity
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import FindingStatus
+from conformance.judge.cost import user_cost
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
 from conformance.results.finding import Finding
@@ -72,22 +73,24 @@ def finding_anchor(finding: Finding) -> str:
     return ANCHOR_PREFIX + hashlib.sha1(finding.signature.key().encode()).hexdigest()[:10]
 
 
-def finding_order(finding: Finding) -> tuple[int, int, int, str]:
-    """Sort key: new before known, then the most alarming (observed policy,
-    or the kind of the oracle's outcome: a crash first), then the most frequent.
+def finding_order(finding: Finding) -> tuple[int, int, int, int, str]:
+    """Sort key: new before known, then worst first by what it costs a user
+    (:func:`~conformance.judge.cost.user_cost`), then the most alarming
+    behaviour (a crash first), then the most frequent.
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ())
     >>> finding_order(Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), None, {}, count=3))
-    (0, -8, -3, 't.g|t|1|cpu|eager|crash||')
+    (0, 2, -8, -3, 't.g|t|1|cpu|eager|crash||')
     """
     subject = finding.outcomes.get(finding.signature.oracle)
     kind = subject.kind.value if subject is not None else str(finding.signature.outcome)
     policy = severity(finding.signature.policy) if finding.signature.policy else 0
     worst = max(policy, kind_severity(kind))
-    return (0 if finding.status is FindingStatus.NEW else 1, -worst, -finding.count, finding.signature.key())
+    new = 0 if finding.status is FindingStatus.NEW else 1
+    return (new, user_cost(finding.signature), -worst, -finding.count, finding.signature.key())
 
 
 def op_doc(op: str) -> tuple[str, str] | None:

@@ -10,12 +10,13 @@ suite itself, recorded with its case.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
 from conformance.core.vocabulary import FindingStatus
+from conformance.judge import rootcause
 from conformance.judge.signature import Signature
 
 
@@ -43,9 +44,33 @@ class Finding:
     """The same class case through the class's other ops."""
     variants: dict[str, dict[str, int]] = field(default_factory=dict)
     """What the root cause merges: ``"op"`` -> {op key: count}, ``"regime"``, dtypes, behaviours."""
+    framework: str = ""
+    """The framework of the signature's oracle (empty in files written before modes merged: the oracle's name)."""
+    modes: dict[str, str] = field(default_factory=dict)
+    """Oracle name -> execution mode, for every mode of the framework in which the finding shows
+    (empty: only the signature's own); each has its reproducer in ``scripts``."""
+    conforming_modes: dict[str, str] = field(default_factory=dict)
+    """Oracle name -> execution mode, for the framework's modes that conform on the finding's example."""
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
+
+    def fact(self) -> Signature:
+        """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""
+        return rootcause.fact(self.signature, self.framework or self.signature.oracle)
+
+    def mode_signatures(self) -> list[Signature]:
+        """The signature in each mode in which the finding shows (its own first).
+
+        >>> import numpy as np
+        >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "crash", "", ())
+        >>> f = Finding(sig, Case("torch.take", np.zeros(1), np.zeros(1, int)), Outcome.unsupported(""), {},
+        ...             framework="torch", modes={"torch": "eager", "torch-compile": "compile (inductor)"})
+        >>> [(s.oracle, s.mode) for s in f.mode_signatures()]
+        [('torch', 'eager'), ('torch-compile', 'compile (inductor)')]
+        """
+        others = [replace(self.signature, oracle=o, mode=m) for o, m in self.modes.items() if o != self.signature.oracle]
+        return [self.signature, *others]
 
     def to_json(self) -> dict[str, Any]:
         skip = ("signature", "case", "reference", "outcomes")
@@ -96,3 +121,52 @@ class HarnessError:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> HarnessError:
         return cls(d["stage"], d["error"], d.get("class_case"), d.get("traceback", ""))
+
+
+def across_modes(findings: list[Finding]) -> list[Finding]:
+    """Findings that differ only in the execution mode of one framework as
+    one (:meth:`Finding.fact`), in the order of their first member: the modes
+    in which it shows listed, each mode's own reproducer kept (from the
+    finding seen in that mode), counts and variants added up; the modes that
+    conform are those some member saw conform and no member saw show it.
+
+    >>> import numpy as np
+    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+    >>> case = Case("torch.take", np.zeros(3), np.array([-1]))
+    >>> eager = Finding(sig, case, Outcome.returned(np.zeros(1)), {}, count=2, framework="torch",
+    ...                 scripts={"torch": "e"}, conforming_modes={"torch-compile": "compile"})
+    >>> compiled = Finding(replace(sig, oracle="torch-compile", mode="compile"), case, Outcome.returned(np.zeros(1)),
+    ...                    {}, count=3, framework="torch", scripts={"torch-compile": "c"})
+    >>> [(f.count, f.modes, f.scripts, f.conforming_modes) for f in across_modes([eager, compiled])]
+    [(5, {'torch': 'eager', 'torch-compile': 'compile'}, {'torch': 'e', 'torch-compile': 'c'}, {})]
+    """
+    groups: dict[Signature, list[Finding]] = {}
+    for f in findings:
+        groups.setdefault(f.fact(), []).append(f)
+    return [_merged(group) for group in groups.values()]
+
+
+def _merged(group: list[Finding]) -> Finding:
+    first = group[0]
+    modes: dict[str, str] = {}
+    scripts = dict(first.scripts)
+    variants: dict[str, dict[str, int]] = {}
+    for f in group:
+        modes |= f.modes or {f.signature.oracle: f.signature.mode}
+        scripts |= {o: text for o, text in f.scripts.items() if o in (f.modes or {f.signature.oracle: ""})}
+        for kind, counts in f.variants.items():
+            into = variants.setdefault(kind, {})
+            for value, n in counts.items():
+                into[value] = into.get(value, 0) + n
+    conforming = {o: m for f in group for o, m in f.conforming_modes.items() if o not in modes}
+    return replace(
+        first,
+        count=sum(f.count for f in group),
+        first_seen_s=min(f.first_seen_s for f in group),
+        scripts=scripts,
+        variants=variants,
+        framework=first.framework or first.signature.oracle,
+        modes=dict(sorted(modes.items())),
+        conforming_modes=dict(sorted(conforming.items())),
+        onnx_model_b64=first.onnx_model_b64 or next((f.onnx_model_b64 for f in group if f.onnx_model_b64), None),
+    )
