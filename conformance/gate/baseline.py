@@ -46,8 +46,10 @@ from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
 
 DEFAULT_PATH = Path(__file__).with_name("baseline.json")
-BASELINE_FORMAT = 2
-"""Version of the baseline file layout (its ``"format"`` key)."""
+BASELINE_FORMAT = 3
+"""Version of the baseline file layout (its ``"format"`` key); 3 added ``oracles`` (an entry's execution modes)."""
+READ_FORMATS = (2, BASELINE_FORMAT)
+"""Layouts this version reads (format 2 is format 3 without ``oracles``)."""
 SIGNATURE_FIELDS = ("op", "oracle", "device", "mode", "outcome", "policy")
 AT_FAULT = ("framework", "spec", "docs")
 
@@ -91,10 +93,21 @@ class Entry:
     standalone: bool = True
     """False where the behaviour shows only after other cases ran in the same
     process (torch.compile's caches): replay lists the entry as skipped."""
+    oracles: tuple[str, ...] = ()
+    """The other execution modes (oracle names, of ``oracle``'s framework) in
+    which this root cause shows: one fact, one entry (any ``mode`` of these)."""
 
     def matches(self, sig: Signature) -> bool:
-        """Whether ``sig`` is this root cause (at a version in range)."""
+        """Whether ``sig`` is this root cause (at a version in range).
+
+        >>> e = Entry(op="t.g", oracle="t", mode="eager", outcome="crash", oracles=("t-compile",))
+        >>> sig = Signature("t.g", "t-compile", "1", "cpu", "compile", "crash", "", ())
+        >>> e.matches(sig), e.matches(replace(sig, oracle="t-other"))
+        (True, False)
+        """
         words = sig.to_json()
+        if sig.oracle in self.oracles:
+            words = {**words, "oracle": self.oracle, "mode": self.mode}  # another mode of the same fact
         if not all(fnmatchcase(words[f], getattr(self, f)) for f in SIGNATURE_FIELDS):
             return False
         if len(self.condition) != len(sig.tags) or not all(
@@ -113,14 +126,17 @@ class Entry:
     def describe(self) -> str:
         pol = f", policy {self.policy}" if self.policy else ""
         versions, condition = self.versions or "(any version)", ", ".join(self.condition) or "any input"
-        return f"{self.op} on {self.oracle} {versions}: {self.outcome}{pol}, for {condition}"
+        on = ", ".join((self.oracle, *self.oracles))
+        return f"{self.op} on {on} {versions}: {self.outcome}{pol}, for {condition}"
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "condition": list(self.condition), "reproducers": list(self.reproducers)}
+        d = {**asdict(self), "condition": list(self.condition), "reproducers": list(self.reproducers)}
+        return {k: v for k, v in d.items() if k != "oracles"} | ({"oracles": list(self.oracles)} if self.oracles else {})
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Entry:
-        return cls(**{**d, "condition": tuple(d.get("condition", ())), "reproducers": tuple(d.get("reproducers", ()))})
+        tuples = {k: tuple(d.get(k, ())) for k in ("condition", "reproducers", "oracles")}
+        return cls(**{**d, **tuples})
 
 
 REQUIRED = ("op", "oracle", "outcome", "versions", "note", "at_fault", "link", "reproducers")
@@ -143,12 +159,13 @@ def entry_problems(d: Any) -> list[str]:
     problems += [
         f"{k} must be a string"
         for k in KNOWN
-        if k not in ("condition", "reproducers", "standalone") and k in d and not isinstance(d[k], str)
+        if k not in ("condition", "reproducers", "standalone", "oracles") and k in d and not isinstance(d[k], str)
     ]
     if not isinstance(d.get("standalone", True), bool):
         problems.append("standalone must be true or false")
-    if not isinstance(d.get("condition", []), list) or not all(isinstance(t, str) for t in d.get("condition", [])):
-        problems.append("condition must be a list of strings")
+    for key in ("condition", "oracles"):
+        if not isinstance(d.get(key, []), list) or not all(isinstance(t, str) for t in d.get(key, [])):
+            problems.append(f"{key} must be a list of strings")
     reproducers = d.get("reproducers", [])
     if not isinstance(reproducers, list) or not all(
         isinstance(c, dict) and all(k in c for k in CASE_KEYS) for c in reproducers
@@ -178,8 +195,8 @@ def validate(data: Any, source: str = "baseline") -> list[str]:
         return [f'{source}: not a baseline (expected an object with "format" and "entries")']
     problems = (
         []
-        if data.get("format") == BASELINE_FORMAT
-        else [f"{source}: format must be {BASELINE_FORMAT}, got {data.get('format')!r}"]
+        if data.get("format") in READ_FORMATS
+        else [f"{source}: format must be {' or '.join(map(str, READ_FORMATS))}, got {data.get('format')!r}"]
     )
     problems += [f"{source}: unknown key {k!r}" for k in data if k not in ("format", "about", "entries")]
     if not isinstance(data["entries"], list):

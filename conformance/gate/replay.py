@@ -56,12 +56,12 @@ class Replayed:
         return {"entry": self.entry.describe(), "status": self.status.value, "detail": self.detail}
 
 
-def _oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
+def oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
     """The oracles here that the entry names, at a version in its range, implementing its op."""
     return [
         name
         for name, i in infos.items()
-        if fnmatchcase(name, entry.oracle)
+        if (fnmatchcase(name, entry.oracle) or name in entry.oracles)
         and in_range(i.version, entry.versions)
         and any(fnmatchcase(rootcause.family(k), entry.op) or fnmatchcase(k, entry.op) for k in i.ops)
     ]
@@ -75,7 +75,7 @@ def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed
     for n, entry in enumerate(entries):
         if not entry.standalone:
             continue
-        for name in _oracles_for(entry, infos):
+        for name in oracles_for(entry, infos):
             if entry.outcome in FAULTS and name not in bounded:
                 continue  # a hang or crash replayed in this process would take the gate down with it
             plan += [(n, name, Case.from_json(c)) for c in entry.reproducers if Case.from_json(c).op in infos[name].ops]
