@@ -11,6 +11,7 @@ conformance.cli.selection.UsageError: --max-examples: must be > 0, got 0
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import sys
 import threading
@@ -43,6 +44,8 @@ from conformance.execution import registry
 from conformance.execution.environment import describe, run_facts
 from conformance.gate import baseline as bl
 from conformance.gate.junit import junit_xml
+from conformance.gate.rekey import document as rekey_document
+from conformance.gate.rekey import rekey
 from conformance.gate.replay import replay
 from conformance.results.run_result import ResultsFileError, RunResult
 from conformance.results.stream import StreamError, rebuild
@@ -261,6 +264,36 @@ def baseline_action(action: str, file: Path | None) -> int:
         f"{len(new)} entries drafted for the new findings of {file}: review each TODO note before merging",
         file=sys.stderr,
     )
+    return OK
+
+
+def rekey_baseline(file: Path | None, out: Path | None) -> int:
+    """``baseline rekey [FILE] [--out PATH]``: every entry's reproducers replayed,
+    each on its own oracle's isolated worker, under the current root-cause
+    rule (:mod:`conformance.gate.rekey`); the re-keyed baseline written (notes,
+    links, at-fault kept) and the entries re-keyed, merged, split, not
+    reproducing and not run listed. A bad baseline or ``--out`` fails first."""
+    path = Path(file or bl.DEFAULT_PATH)
+    try:
+        entries = bl.load(path)
+    except bl.BaselineError as exc:
+        raise UsageError(f"baseline rekey: {exc}") from None
+    target = writable_file("--out", out or path)
+    about = json.loads(path.read_text(encoding="utf-8")).get("about", "")
+    names = [n for n in registry.available() if any(fnmatch.fnmatchcase(n, e.oracle) or n in e.oracles for e in entries)]
+    print(f"re-keying {len(entries)} entries on {', '.join(names) or 'no oracle'}", file=sys.stderr)
+    with ThreadPoolExecutor(max_workers=max(len(names), 1)) as pool:
+        oracles = [cast(Oracle, o) for o in pool.map(lambda n: registry.get(n, isolated=True), names)]
+    try:
+        result = rekey(entries, oracles)
+    finally:
+        close_all(oracles)
+    target.write_text(rekey_document(result, about), encoding="utf-8")
+    for name, described in result.lists.items():
+        if name != "kept":
+            print(f"{name} ({len(described)}):" + "".join(f"\n  {d}" for d in described))
+    counts = ", ".join(f"{n} {name}" for name, n in result.counts().items())
+    print(f"{len(entries)} entries -> {len(result.entries)}: {counts}; written to {target}")
     return OK
 
 

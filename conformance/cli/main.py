@@ -90,14 +90,19 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--compare", action="store_true", help="show what changed between two runs")
     sub.add_parser("oracles", help="list the oracles that can run here")
     sub.add_parser("ops", help="list the op catalog")
-    base = sub.add_parser("baseline", help="validate a baseline, or draft entries for new findings")
-    base.add_argument("action", choices=("validate", "draft"))
+    base = sub.add_parser(
+        "baseline", help="validate a baseline, draft entries for new findings, or re-key it under the current rule"
+    )
+    base.add_argument("action", choices=("validate", "draft", "rekey"))
     base.add_argument(
         "file",
         type=Path,
         nargs="?",
         default=None,
-        help="validate: the baseline (default: packaged); draft: a results file or run folder",
+        help="validate, rekey: the baseline (default: packaged); draft: a results file or run folder",
+    )
+    base.add_argument(
+        "--out", type=Path, default=None, help="rekey: where to write the re-keyed baseline (default: over FILE)"
     )
     _upgrade_parser(sub)
     return p
@@ -208,6 +213,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"report: {commands.report(args.results, out=args.out, compare=args.compare)}")
         return OK
     if args.command == "baseline":
+        if args.action == "rekey":
+            return commands.rekey_baseline(args.file, args.out)
         return commands.baseline_action(args.action, args.file)
     if args.command == "upgrade":
         return commands.upgrade(

@@ -131,7 +131,8 @@ class Entry:
 
     def to_json(self) -> dict[str, Any]:
         d = {**asdict(self), "condition": list(self.condition), "reproducers": list(self.reproducers)}
-        return {k: v for k, v in d.items() if k != "oracles"} | ({"oracles": list(self.oracles)} if self.oracles else {})
+        modes = {"oracles": list(self.oracles)} if self.oracles else {}
+        return {k: v for k, v in d.items() if k != "oracles"} | modes
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Entry:

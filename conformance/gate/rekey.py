@@ -123,36 +123,77 @@ def _plan(entries: Sequence[Entry], infos: dict[str, OracleInfo], bounded: set[s
 
 def _rewritten(entries: Sequence[Entry], ran: set[int], pieces: dict[Signature, list[Piece]]) -> Rekeyed:
     lists: dict[str, list[str]] = {name: [] for name in LISTS}
-    groups_of: dict[int, list[list[Piece]]] = {}
-    for group in pieces.values():
-        for p in group:
-            groups_of.setdefault(p.entry, []).append(group)
     out: list[tuple[int, Entry]] = []
-    for n, entry in enumerate(entries):
-        own = groups_of.get(n, [])
-        if not own:
-            lists["not reproducing" if n in ran else "not run"].append(entry.describe())
-            out.append((n, entry))
-        elif len(own) > 1:
-            lists["split"].append(entry.describe())
-        elif len({p.entry for p in own[0]}) > 1:
-            lists["merged"].append(entry.describe())
+    for cluster in _clusters(len(entries), pieces):
+        groups = [g for g in pieces.values() if g[0].entry in cluster]
+        olds = [entries[n] for n in cluster]
+        if not groups:
+            lists["not reproducing" if cluster[0] in ran else "not run"].append(olds[0].describe())
+            out.append((cluster[0], olds[0]))
+            continue
+        if len(cluster) > 1:
+            lists["merged"] += [e.describe() for e in olds]
+        elif len(groups) > 1 and not _accepts(olds[0], groups):
+            lists["split"].append(olds[0].describe())
         else:
-            lists["kept" if _still_named(entry, own[0][0]) else "rekeyed"].append(entry.describe())
-    for group in pieces.values():
-        n = group[0].entry
-        alone = len(group) == 1 and len(groups_of[n]) == 1
-        out.append((n, entries[n] if alone and _still_named(entries[n], group[0]) else _entry(group, entries)))
+            lists["kept" if _accepts(olds[0], groups) else "rekeyed"].append(olds[0].describe())
+        joined = _joined(cluster, entries, groups)
+        if _accepts(joined, groups):  # the entries' own keys, patterns included, still name what they show
+            out.append((cluster[0], joined))
+        else:
+            out += [(g[0].entry, _entry(g, entries)) for g in groups]
     return Rekeyed([e for _, e in sorted(out, key=lambda ne: ne[0])], lists)
 
 
-def _still_named(entry: Entry, piece: Piece) -> bool:
-    """Whether the entry, as it is, accepts the piece in every mode it shows in."""
-    return all(entry.matches(s) for s in piece.signatures.values())
+def _clusters(count: int, pieces: dict[Signature, list[Piece]]) -> list[list[int]]:
+    """The old entries in sets that show a fact in common (each set in entry order)."""
+    root = list(range(count))
+
+    def find(n: int) -> int:
+        while root[n] != n:
+            n = root[n]
+        return n
+
+    for group in pieces.values():
+        for p in group[1:]:
+            root[find(p.entry)] = find(group[0].entry)
+    clusters: dict[int, list[int]] = {}
+    for n in range(count):
+        clusters.setdefault(find(n), []).append(n)
+    return sorted(clusters.values())
+
+
+def _accepts(entry: Entry, groups: list[list[Piece]]) -> bool:
+    """Whether ``entry`` accepts every piece of ``groups`` in every mode it shows in."""
+    return all(entry.matches(s) for group in groups for p in group for s in p.signatures.values())
+
+
+def _joined(cluster: list[int], entries: Sequence[Entry], groups: list[list[Piece]]) -> Entry:
+    """The first entry of ``cluster`` as it is (patterns kept), standing for
+    the others too: their modes, reproducers and notes added."""
+    first = entries[cluster[0]]
+    if len(cluster) == 1:
+        return first
+    olds = [entries[n] for n in cluster]
+    named = [m for e in olds for m in (e.oracle, *e.oracles)] + [n for g in groups for p in g for n in p.signatures]
+    modes = [m for m in dict.fromkeys(named) if m != first.oracle and not any(c in m for c in "*?[")]
+    reproducers: list[dict[str, Any]] = []
+    for c in (c for e in olds for c in e.reproducers):
+        reproducers += [c] if c not in reproducers else []
+    return replace(
+        first,
+        oracles=tuple(modes),
+        mode="*",
+        note=" / ".join(dict.fromkeys(e.note for e in olds if e.note)),
+        link=first.link or next((e.link for e in olds if e.link), ""),
+        at_fault=first.at_fault or next((e.at_fault for e in olds if e.at_fault), ""),
+        reproducers=tuple(reproducers),
+        standalone=all(e.standalone for e in olds),
+    )
 
 
 def _entry(group: list[Piece], entries: Sequence[Entry]) -> Entry:
-    """One entry for one fact, from the pieces of the old entries that show it."""
+    """One entry, under its exact key now, for one fact, from the pieces of the old entries that show it."""
     olds = [entries[n] for n in dict.fromkeys(p.entry for p in group)]
     first = olds[0]
     sigs = {name: s for p in group for name, s in p.signatures.items()}
