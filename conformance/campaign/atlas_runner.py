@@ -14,7 +14,10 @@ with the file they go to (:mod:`conformance.results.atlas`); each is one
 * ``example``: the case (:meth:`Case.to_json <conformance.core.case.Case.to_json>`,
   so ``Case.from_json(cell.example)`` rebuilds it) with ``reference`` and
   ``observed``, the short descriptions of what the docs give and what the
-  oracle did (and ``message``, the start of its error message);
+  oracle did (and ``message``, the start of its error message), and where
+  they are values, the values themselves (``reference_value``,
+  ``observed_value``: bit-exact arrays, :mod:`conformance.core.encoding`),
+  the evidence for the behaviour the cell names;
 * ``probes`` and ``seen``: how many probe cases the cell aggregates and the
   distinct behaviours among them.
 
@@ -58,9 +61,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from conformance.cases.probes import Probe, all_probes, cases_of, condition_order
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
+from conformance.core.encoding import encode_array
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.execution.fanout import Limited, run_on_all
@@ -121,8 +127,12 @@ class _Seen:
     roots: list[RootSighting] = field(default_factory=list)
 
 
-def _example(case: Case, ref: str, got: Outcome) -> dict[str, Any]:
+def _example(case: Case, ref: str, got: Outcome, ref_value: Any = None) -> dict[str, Any]:
     example = {**case.to_json(), "reference": ref, "observed": got.describe()}
+    if ref_value is not None:  # the values themselves: the evidence for the behaviour the cell names
+        example["reference_value"] = encode_array(np.asarray(ref_value))
+    if got.kind is Kind.VALUE and got.value is not None:
+        example["observed_value"] = encode_array(np.asarray(got.value))
     if got.kind is Kind.ERROR and got.message:
         example["message"] = got.message[:MESSAGE_CHARS]
     return example
@@ -151,7 +161,7 @@ def _judged(
                 sink(probe, judged)
             verdict = judged.verdict
             roots = () if verdict.conforms else (RootSighting(judged.signature(), judged.words()),)
-            example = _example(case, ref.describe(), got)
+            example = _example(case, ref.describe(), got, ref.value)
             return AtlasCell(*base, verdict.behaviour, got.error_class, verdict.conforms, example, roots=roots)
         except Exception as exc:  # noqa: BLE001 - a judge that fails on a probe is a harness error, never fatal
             failed = f"judge raised {type(exc).__name__}: {exc}"

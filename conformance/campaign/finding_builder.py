@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from conformance.campaign.array_shrinker import Arrays, shrink_arrays
+from conformance.campaign.designed import beyond_int32_examples
 from conformance.campaign.dispatch import evaluate
 from conformance.campaign.settings import Progress, Settings
 from conformance.campaign.shrinker import shrink, widened
@@ -31,7 +32,7 @@ from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import MismatchKind
 from conformance.judge.cost import user_cost
 from conformance.judge.judged import Judged
-from conformance.judge.rootcause import still_shows
+from conformance.judge.rootcause import BEYOND_INT32, NARROWING, still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
 from conformance.results.finding import Finding, across_modes
@@ -234,6 +235,27 @@ def discriminate(
     return sig
 
 
+def built(
+    sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings
+) -> Signature:
+    """For a root cause beyond int32 that no drawn example names (no word, or
+    ``ambiguous``), run the examples built to tell what the framework reads
+    of such an index (:func:`~conformance.campaign.designed.beyond_int32_examples`);
+    where one names it (the low 32 bits, unsigned read as signed), the
+    sightings move to that root cause, with the built example as its own.
+    Returns the signature to build."""
+    op = first.judged.case.op
+    for cc, data, indices in beyond_int32_examples(first.class_case):
+        judged = evaluate(cc, [oracle], infos, [op], arrays=(data, indices))
+        note_faults(sightings, cc, judged)
+        for j in judged:
+            named = j.signature()
+            if not j.verdict.conforms and named.policy in NARROWING and replace(named, policy=sig.policy) == sig:
+                sightings.rename(sig, named, First(cc, j, first.seconds, probe=True))
+                return named
+    return sig
+
+
 def quick_finding(
     sig: Signature,
     first: First,
@@ -285,8 +307,12 @@ def build_findings(
         done.add(sig)
         try:
             late = shrink_end is not None and time.monotonic() >= shrink_end
+            drawn = sig
+            if sig.policy in (None, Behaviour.AMBIGUOUS) and sig.condition == BEYOND_INT32 and not late:
+                sig = built(sig, first, by_name[sig.oracle], infos, sightings)
             if sig.policy is Behaviour.AMBIGUOUS and not late:
                 sig = discriminate(sig, first, by_name[sig.oracle], infos, sightings)
+            if sig != drawn:
                 if sig in done:  # merged into a root cause already built: its count grows
                     continue
                 done.add(sig)

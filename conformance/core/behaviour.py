@@ -25,6 +25,8 @@ class Behaviour(Word):
     CLAMPS_RAW = "clamps (raw)"
     ZERO_FILLS = "zero-fills"
     FILLS = "fills"
+    LOW_32_BITS = "reads the low 32 bits"
+    SIGNED = "reads unsigned as signed"
     UNCHECKED = "unchecked (empty output)"
     DTYPE_REJECTED = "rejects dtype"
     INTERNAL = "internal error"
@@ -68,6 +70,10 @@ BEHAVIOURS: dict[Behaviour, Look] = {
     ),
     Behaviour.FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote a fill value where the index is out of range"),
     Behaviour.ZERO_FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote 0 where the index is out of range"),
+    Behaviour.LOW_32_BITS: Look(
+        4, "#ffe0b2", "#8a3c00", "read a 64-bit index as its low 32 bits (2**32 + 1 reads element 1)"
+    ),
+    Behaviour.SIGNED: Look(4, "#ffe0b2", "#8a3c00", "read an unsigned index as signed (2**64 - 1 reads as -1)"),
     Behaviour.WRONG_ERROR: Look(
         5, "#e8dcf7", "#4a148c", "raised another class of error than the reference, or accepted bad input"
     ),

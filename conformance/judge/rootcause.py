@@ -132,11 +132,15 @@ POLICY_WORDS = frozenset(
         Behaviour.CLAMPS_RAW,
         Behaviour.ZERO_FILLS,
         Behaviour.FILLS,
+        Behaviour.LOW_32_BITS,
+        Behaviour.SIGNED,
         Behaviour.AMBIGUOUS,
         Behaviour.GARBAGE,
     }
 )
 """The behaviours that name (or fail to name) an index policy."""
+NARROWING = frozenset({Behaviour.LOW_32_BITS, Behaviour.SIGNED})
+"""Words only indices beyond int32 can earn (what the framework reads of them, whatever its policy): they stay named."""
 NOT_ABOUT_INDICES = frozenset(
     {
         ConditionKind.PRECONDITION,
@@ -171,14 +175,16 @@ def settled_forms(sig: Signature, fits: Collection[Behaviour]) -> list[Signature
       word that fits it (ordinary bad indices first);
     - a word seen beyond int32 joins the same word on ordinary bad indices
       (one policy); where it is not seen there, the words beyond int32 are
-      one finding without a policy (what the narrowed index reads: variants).
+      one finding without a policy (what the narrowed index reads: variants);
+    - a word of how the index is read (``reads the low 32 bits``, ``reads
+      unsigned as signed``) is named on its own example and stays.
 
     >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", BEYOND_INT32)
     >>> [(str(f.policy), f.tags) for f in settled_forms(s, {Behaviour.GARBAGE})]
     [('garbage', ('bad index',)), ('None', ('index beyond int32',)), ('garbage', ('index beyond int32',))]
     """
     cond = sig.condition
-    if cond not in (BAD_INDEX, BEYOND_INT32) or sig.policy is None and cond != BEYOND_INT32:
+    if cond not in (BAD_INDEX, BEYOND_INT32) or sig.policy is None and cond != BEYOND_INT32 or sig.policy in NARROWING:
         return [sig]
     unnamed = sig.policy in (Behaviour.AMBIGUOUS, None)  # ambiguous, or the words beyond int32 already settled
     words = [w for w in sorted(fits) if w is not Behaviour.AMBIGUOUS] if unnamed else [sig.policy]
@@ -201,7 +207,8 @@ def merged_into(sig: Signature, fits: Collection[Behaviour], seen: Collection[Si
     """
     forms = settled_forms(sig, fits)[:-1]
     seen_form = next((f for f in forms if f in seen), None)
-    return seen_form or (replace(sig, policy=None) if sig.condition == BEYOND_INT32 and sig.policy else None)
+    stays = sig.policy is None or sig.policy in NARROWING
+    return seen_form or (replace(sig, policy=None) if sig.condition == BEYOND_INT32 and not stays else None)
 
 
 def fact(sig: Signature, framework: str) -> Signature:

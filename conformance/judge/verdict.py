@@ -65,6 +65,35 @@ OUT_OF_RANGE_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
 )
 
 
+NARROWING: tuple[Behaviour, ...] = (Behaviour.LOW_32_BITS, Behaviour.SIGNED)
+"""What a framework may make of an index its policy never sees as drawn
+(:func:`reread`): each word is named when the op's own policy, or any
+candidate policy, on the re-read indices gives the value."""
+
+
+def reread(indices: np.ndarray, how: Behaviour) -> np.ndarray | None:
+    """``indices`` as a framework reads them that keeps only the low 32 bits
+    of a 64-bit index (``LOW_32_BITS``, a C cast to int32 or uint32) or reads
+    an unsigned index as the signed integer of its width (``SIGNED``); None
+    where that reads every index as drawn (nothing to tell apart).
+
+    >>> reread(np.array([2**32 + 1, 3]), Behaviour.LOW_32_BITS).tolist()
+    [1, 3]
+    >>> reread(np.array([2**64 - 1], np.uint64), Behaviour.SIGNED).tolist(), reread(np.array([5]), Behaviour.SIGNED)
+    ([-1], None)
+    >>> reread(np.array([2**64 - 2], np.uint64), Behaviour.LOW_32_BITS).tolist()
+    [4294967294]
+    """
+    idx = np.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        return None
+    if how is Behaviour.LOW_32_BITS:
+        out = idx.astype(np.int32 if idx.dtype.kind == "i" else np.uint32) if idx.dtype.itemsize == 8 else None
+    else:
+        out = idx.view(idx.dtype.str.replace("u", "i")) if idx.dtype.kind == "u" else None
+    return out if out is not None and not np.array_equal(out.astype(object), idx.astype(object)) else None
+
+
 def candidates(values: PolicyValues) -> tuple[tuple[IndexPolicy, Behaviour], ...]:
     """The candidate policies for ``values``' case, each with the word it earns
     *on this example*. Policies that cannot differ on it share a word: with
@@ -127,6 +156,7 @@ class PolicyValues:
 
     case: Case
     _cache: dict[str, np.ndarray | None] = field(default_factory=dict)
+    _reread: dict[str, PolicyValues | None] = field(default_factory=dict)
 
     def under(self, policy: IndexPolicy) -> np.ndarray | None:
         """The value under ``policy``, or None where it raises."""
@@ -144,6 +174,30 @@ class PolicyValues:
             except (IndexError, ValueError, TypeError):
                 self._cache[policy.name] = None
         return self._cache[policy.name]
+
+    def own(self) -> np.ndarray | None:
+        """The value under the op's own documented policy, or None where it raises."""
+        ref = reference_outcome(self.case)
+        return None if ref.value is None else np.asarray(ref.value)
+
+    def reread(self, how: Behaviour) -> PolicyValues:
+        """The values of the case with its indices re-read ``how`` (:func:`reread`);
+        an empty set of values where that changes no index."""
+        if how.value not in self._reread:
+            idx = reread(np.asarray(self.case.indices), how)
+            self._reread[how.value] = PolicyValues(replace(self.case, indices=idx)) if idx is not None else None
+        return self._reread[how.value] or NO_VALUES
+
+    def explains(self, value: np.ndarray) -> bool:
+        """Whether the op's own policy or a candidate policy gives exactly ``value``."""
+        if self is NO_VALUES:
+            return False
+        values = [self.own(), *(self.under(p) for p, _ in CANDIDATES)]
+        return any(v is not None and same_bits(value, v) for v in values)
+
+
+NO_VALUES = PolicyValues(Case("numpy.take", np.zeros(0), np.zeros(0, np.int64), {}))
+"""The values of no re-reading (:meth:`PolicyValues.reread` where it changes no index): explains nothing."""
 
 
 def _fills_another_value(got: np.ndarray, values: PolicyValues, base: IndexPolicy) -> bool:
@@ -168,8 +222,12 @@ def fitting_words(value: np.ndarray, values: PolicyValues) -> frozenset[Behaviou
     >>> one = Case("numpy.take", np.array([7, 8, 9]), np.array([-1]), {"axis": 0, "mode": "raise"})
     >>> sorted(b.value for b in fitting_words(np.array([9]), PolicyValues(one)))
     ['wraps']
+    >>> wide = Case("numpy.take", np.arange(5) * 10, np.array([2**32 + 1]), {"axis": 0, "mode": "clip"})
+    >>> sorted(b.value for b in fitting_words(np.array([10]), PolicyValues(wide)))   # clamp reads 40, wrap 20
+    ['reads the low 32 bits']
     """
-    return frozenset(b for p, b in candidates(values) if (v := values.under(p)) is not None and same_bits(value, v))
+    words = {b for p, b in candidates(values) if (v := values.under(p)) is not None and same_bits(value, v)}
+    return frozenset(words | {how for how in NARROWING if values.reread(how).explains(value)})
 
 
 def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:

@@ -218,10 +218,23 @@ def _array_text(encoded: Any, values: bool) -> str:
     if values:
         try:
             a = decode_array(dict(encoded))
+            if a.size <= MAX_INDEX_VALUES:
+                text += " = " + json.dumps(a.tolist(), default=str)
         except Exception:  # noqa: BLE001 - the evidence shows what it can
             return text
-        if a.size <= MAX_INDEX_VALUES:
-            text += " = " + json.dumps(a.tolist())
+    return text
+
+
+def _outcome_text(example: Mapping[str, Any], which: str) -> str:
+    """The short description of the reference's or the oracle's outcome, with its values where it has them.
+
+    >>> _outcome_text({"observed": "value int64[1]", "observed_value": {"dtype": "int64", "shape": [1], "b64": "BwAAAAAAAAA="}}, "observed")
+    'value int64[1] = [7]'
+    """
+    text = str(example.get(which, "?"))
+    encoded = example.get(f"{which}_value")
+    if isinstance(encoded, Mapping) and (shown := _array_text(encoded, values=True)).count(" = "):
+        text += " = " + shown.split(" = ", 1)[1]
     return text
 
 
@@ -237,11 +250,11 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
         else "as documented"
     )
     rows = [
-        ["data", _array_text(ex.get("data"), values=False)],
+        ["data", _array_text(ex.get("data"), values=True)],
         ["indices", _array_text(ex.get("indices"), values=True)],
         ["attrs", attrs or "none"],
-        ["expected", str(ex.get("reference", "?"))],
-        ["observed", str(ex.get("observed", "?"))],
+        ["expected", _outcome_text(ex, "reference")],
+        ["observed", _outcome_text(ex, "observed")],
     ]
     if ex.get("message"):
         rows.append(["message", str(ex["message"])])
