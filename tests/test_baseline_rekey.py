@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from conformance.cli.main import main
+from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case, CaseTags
 from conformance.core.oracle import Capabilities, OracleInfo
 from conformance.core.outcome import Outcome
@@ -134,3 +135,27 @@ def test_an_entry_whose_patterns_still_name_all_it_shows_keeps_them_across_modes
     assert [(e.oracle, e.oracles, e.mode, e.policy, e.condition) for e in merged.entries] == [
         ("clip", ("clip-jit",), "*", "*", ("*",))
     ]
+
+
+class Slow(Clip):
+    """An oracle that met its time limit on every case (a loaded machine)."""
+
+    def run_many(self, cases, *, timeout=None):
+        return [Outcome.timed_out(1.0) for _ in cases]
+
+
+def test_a_time_limit_met_on_a_loaded_machine_never_rekeys_an_entry() -> None:
+    entry = _entry("clip", "eager", BAD)
+    out = rekey([entry], [Slow("clip", "eager")])
+    assert out.entries == [entry] and out.counts()["not run"] == 1
+
+
+def test_an_ambiguous_replay_where_the_docs_are_silent_stays_with_the_word_it_fits() -> None:
+    from conformance.judge.rootcause import settled_forms
+    from conformance.judge.signature import Signature
+
+    sig = Signature("array_api.take", "a", "1", "cpu", "eager", "spec silent", "ambiguous", ("extreme",))
+    named = bl.Entry(op="array_api.take", oracle="a", outcome="spec silent", policy="clamps", condition=("extreme",))
+    assert named.accepts(sig, {Behaviour.CLAMPS, Behaviour.LOW_32_BITS})
+    assert not named.accepts(sig, {Behaviour.WRAPS, Behaviour.LOW_32_BITS})
+    assert settled_forms(sig, {Behaviour.CLAMPS})[-1] == sig

@@ -14,7 +14,9 @@ Each entry ends up in one of these lists:
 * ``split``: its reproducers show several root causes: one entry for each;
 * ``not reproducing``: every reproducer now conforms (kept unchanged: the
   gate's replay says it is fixed);
-* ``not run``: no oracle here runs it, or it is not standalone (kept unchanged).
+* ``not run``: no oracle here runs it, it is not standalone, or its
+  reproducers met the time limit where the entry is no hang (kept unchanged:
+  the machine is never evidence).
 
 >>> import numpy as np
 >>> from conformance.core.case import Case, CaseTags
@@ -45,7 +47,7 @@ from typing import Any
 from conformance.campaign.settings import PROBE_TIMEOUT_S
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
-from conformance.core.vocabulary import FAULTS
+from conformance.core.vocabulary import FAULTS, MismatchKind
 from conformance.execution.fanout import Limited, run_on_all
 from conformance.gate.baseline import Entry
 from conformance.gate.replay import oracles_for
@@ -89,8 +91,10 @@ def rekey(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> Rekeyed:
     ran: set[int] = set()
     pieces: dict[Signature, list[Piece]] = {}
     for n, name, case in plan:
-        ran.add(n)
         j = judged_alone(case, infos[name], next(answers[name]))
+        if j.verdict.outcome.kind is MismatchKind.TIMEOUT and entries[n].outcome != str(j.verdict.outcome):
+            continue  # a loaded machine is no evidence: a time limit met is not a new key (the entry stays)
+        ran.add(n)
         if j.verdict.conforms:
             continue
         sig = j.signature()

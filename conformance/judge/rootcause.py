@@ -172,7 +172,8 @@ def settled_forms(sig: Signature, fits: Collection[Behaviour]) -> list[Signature
 
     - an ``ambiguous`` example joins the root cause named, on evidence from
       another example, for the same oracle, op family and outcome, with a
-      word that fits it (ordinary bad indices first);
+      word that fits it (ordinary bad indices first; where the docs are
+      silent, under the same condition);
     - a word seen beyond int32 joins the same word on ordinary bad indices
       (one policy); where it is not seen there, the words beyond int32 are
       one finding without a policy (what the narrowed index reads: variants);
@@ -184,6 +185,8 @@ def settled_forms(sig: Signature, fits: Collection[Behaviour]) -> list[Signature
     [('garbage', ('bad index',)), ('None', ('index beyond int32',)), ('garbage', ('index beyond int32',))]
     """
     cond = sig.condition
+    if sig.policy is Behaviour.AMBIGUOUS and cond not in (BAD_INDEX, BEYOND_INT32):  # where the docs are silent
+        return [replace(sig, policy=w) for w in sorted(fits) if w is not Behaviour.AMBIGUOUS] + [sig]
     if cond not in (BAD_INDEX, BEYOND_INT32) or sig.policy is None and cond != BEYOND_INT32 or sig.policy in NARROWING:
         return [sig]
     unnamed = sig.policy in (Behaviour.AMBIGUOUS, None)  # ambiguous, or the words beyond int32 already settled
