@@ -15,7 +15,7 @@ from conformance.campaign.runner import run_campaign
 from conformance.campaign.settings import Settings
 from conformance.cli.console import closing_summary
 from conformance.core.case import Case, CaseTags
-from conformance.core.outcome import Outcome
+from conformance.core.outcome import Kind, Outcome
 from conformance.gate.baseline import Entry, accepting
 from conformance.judge.cost import user_cost
 from conformance.judge.judged import judged_alone
@@ -69,6 +69,8 @@ def test_a_behaviour_of_one_mode_stays_apart_and_names_the_modes_that_conform(mo
         for name in f.conforming_modes:  # replayed alone: that mode conforms on the finding's own example
             oracle = by_name[name]
             got = oracle.run_many([f.case])[0]
+            if got.kind is Kind.TIMEOUT:
+                continue  # a loaded machine (a compile past the time limit) is no evidence either way
             assert judged_alone(f.case, oracle.info(), got).verdict.conforms, (name, f.signature.words())
 
 
