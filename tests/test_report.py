@@ -440,14 +440,14 @@ def test_markdown_summary_leads_with_what_is_new_then_lists_findings_new_first_a
     assert lines[0] == "## gather-conformance: 4 findings (3 new, 1 known)"
     assert lines[2] == "**New**: 3 findings not in the baseline; the worst:"
     assert (
-        lines[3].startswith("- F1 torch.gather on torch 2.13.0")
+        lines[3].startswith("- F1 tensorflow.gather on tensorflow 2.21.0")  # a silent wrong value: worse than a crash
         and len([x for x in lines[3:7] if x.startswith("- F")]) == 3
     )
     facts = next(x for x in lines if x.startswith("246 oracle runs"))
     assert facts.startswith(console_head(synthetic_run())) and "seed 3" in facts and "torch 2.13.0" in facts
     rows = [line for line in lines if line.startswith("| F")]
     assert [r.split(" | ")[1] for r in rows] == ["NEW", "NEW", "NEW", "known"]
-    assert rows[0].startswith("| F1 | NEW | torch.gather on torch 2.13.0")  # the crash first
+    assert rows[0].startswith("| F1 | NEW | tensorflow.gather on tensorflow 2.21.0")  # worst first: the wrong value
     assert "| torch.gather · oob-above · int | torch | crash 2, raises 30 |" in md
 
 
