@@ -30,12 +30,11 @@ from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import MismatchKind
-from conformance.judge.cost import user_cost
 from conformance.judge.judged import Judged
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
-from conformance.results.finding import Finding, across_modes
+from conformance.results.finding import Finding, ranked
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
 SMALL_DATA, SMALL_INDICES = 4, 2
@@ -204,6 +203,12 @@ def make_finding(
     )
 
 
+def _grown(finding: Finding, sightings: Sightings) -> Finding:
+    """``finding`` with the count and variants its root cause has now (sightings merged into it after it was built)."""
+    sig = finding.signature
+    return replace(finding, count=sightings.counts[sig], variants={**finding.variants, **_variants(sightings, sig)})
+
+
 def _variants(sightings: Sightings, sig: Signature) -> dict[str, dict[str, int]]:
     """The finding's variants by kind ("op", "regime", dtypes), each value with its count."""
     out: dict[str, dict[str, int]] = {}
@@ -314,6 +319,9 @@ def build_findings(
                 sig = discriminate(sig, first, by_name[sig.oracle], infos, sightings)
             if sig != drawn:
                 if sig in done:  # merged into a root cause already built: its count grows
+                    findings = [_grown(f, sightings) if f.signature == sig else f for f in findings]
+                    for grown in (f for f in findings if f.signature == sig):
+                        sightings.finding(grown)  # the stream's line for it, with the count it has now
                     continue
                 done.add(sig)
                 first = sightings.first[sig]
@@ -333,8 +341,9 @@ def build_findings(
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))
+        finding = replace(finding, framework=infos[sig.oracle].framework)
         sightings.finding(finding)
         findings.append(finding)
         progress.advance(findings=len(findings))
-    merged = across_modes([replace(f, framework=infos[f.signature.oracle].framework) for f in findings])
-    return sorted(merged, key=lambda f: user_cost(f.signature))  # worst first; stable: first seen first
+    return ranked(findings)
+

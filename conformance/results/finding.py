@@ -17,6 +17,7 @@ from conformance.core.case import Case
 from conformance.core.outcome import Outcome
 from conformance.core.vocabulary import FindingStatus
 from conformance.judge import rootcause
+from conformance.judge.cost import user_cost
 from conformance.judge.signature import Signature
 
 
@@ -144,6 +145,22 @@ def across_modes(findings: list[Finding]) -> list[Finding]:
     for f in findings:
         groups.setdefault(f.fact(), []).append(f)
     return [_merged(group) for group in groups.values()]
+
+
+def ranked(findings: list[Finding]) -> list[Finding]:
+    """``findings`` as a run lists them: the execution modes of one framework
+    merged (:func:`across_modes`), worst first
+    (:func:`~conformance.judge.cost.user_cost`; stable: first seen first).
+
+    >>> import numpy as np
+    >>> crash = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "crash", None, ())
+    >>> case = Case("torch.take", np.zeros(3), np.array([0]))
+    >>> found = [Finding(crash, case, Outcome.returned(np.zeros(1)), {}),
+    ...          Finding(replace(crash, outcome="wrong value"), case, Outcome.returned(np.ones(1)), {})]
+    >>> [str(f.signature.outcome) for f in ranked(found)]
+    ['wrong value', 'crash']
+    """
+    return sorted(across_modes(findings), key=lambda f: user_cost(f.signature))
 
 
 def _merged(group: list[Finding]) -> Finding:

@@ -33,7 +33,7 @@ from conformance.core.outcome import Outcome
 from conformance.core.vocabulary import Mismatch, RunStatus
 from conformance.core.word import Word
 from conformance.judge.signature import Signature
-from conformance.results.finding import Finding, HarnessError
+from conformance.results.finding import Finding, HarnessError, ranked
 from conformance.results.run_result import Matrix, MatrixKey, RunResult
 
 STREAM_FORMAT = 1
@@ -163,6 +163,7 @@ def rebuild(path: Path) -> RunResult:
         elif kind is Record.END:
             end = r
     findings = [shrunk.get(k, f) for k, f in firsts.items()] + [f for k, f in shrunk.items() if k not in firsts]
+    findings = ranked(findings)  # the execution modes of one fact: one finding, worst first, as the run lists them
     return RunResult(
         facts=header.get("facts", {}),
         seed=header.get("seed"),
