@@ -119,15 +119,17 @@ def fetch(
     strides = [math.prod(mid_in[d - lo + 1 :]) for d in range(lo, hi)]
     terms = [t for d, s in zip(range(lo, hi), strides) if (t := _term(input, gathered, d, lo, window, s, xp))]
     terms.sort(key=lambda t: not t.spans)  # one that spans the block first: the offsets start as its share
-    gather = _Gather(source, terms, window, policy, coords, fill, xp)
-    numpy = isinstance(source, np.ndarray)
+    numpy, positions = isinstance(source, np.ndarray), math.prod(window)
     limit = _policies.CHUNK  # window positions per block: the int64 offsets and their temporaries
-    if not numpy and (math.prod(window) <= limit or array_api_compat.is_jax_array(input)):
+    width = _tile_width(terms, window, block * source.dtype.itemsize) if numpy and positions > limit else 0
+    # a block has at most max(limit, width) positions (a tile is at least one row of the window's width)
+    buffers = _buffers(min(positions, max(limit, width))) if numpy and len(terms) > 1 else None
+    gather = _Gather(source, terms, window, policy, coords, fill, xp, buffers)
+    if not numpy and (positions <= limit or array_api_compat.is_jax_array(input)):
         # One block, or immutable arrays: nothing is written into an output, the blocks are joined.
         parts = [xp.reshape(gather.read(key), (lead, -1, block)) for key, _ in blocks(window, limit)]
         return xp.reshape(parts[0] if len(parts) == 1 else xp.concat(parts, axis=1), out_shape)
     out = xp.empty((lead, *window, block), dtype=input.dtype, device=array_api_compat.device(input))
-    width = _tile_width(terms, window, block * source.dtype.itemsize) if numpy and math.prod(window) > limit else 0
     for key in _keys(window, limit, width):
         gather.read(key, out)
     return xp.reshape(out, out_shape)
@@ -193,6 +195,10 @@ class _Gather:
     coords: list[Coordinate]
     fill: Callable[[], Any]
     xp: Any
+    buffers: tuple[np.ndarray, ...] | None = None
+    """NumPy with more than one term: three int64 buffers of a block's size,
+    the offsets, a term's share and a spare, that every block's offsets are
+    summed in place with (:meth:`_summed`)."""
 
     def read(self, key: Key, out: Any = None) -> Any:
         """``(lead, *shape, block)``: the output at the window positions ``key``
@@ -222,6 +228,8 @@ class _Gather:
         int64 offsets into the middle of ``source`` (broadcastable to ``shape``),
         every index checked on the way; the mask (None unless the policy fills)
         marks the positions to fill."""
+        if self.buffers is not None:
+            return self._summed(key, shape)
         xp, offsets, mask = self.xp, None, None
         for n, t in enumerate(self.terms):
             raw = t.part(key)
@@ -243,6 +251,65 @@ class _Gather:
         if offsets is None:  # every coordinate is 0 (size-1 input dimensions)
             offsets = xp.zeros(shape, dtype=xp.int64)
         return offsets, mask
+
+    def _summed(self, key: Key, shape: Shape) -> tuple[np.ndarray, Any]:
+        """:meth:`offsets` for NumPy arrays with more than one term, summed in
+        place into the first of :attr:`buffers`: each term's block is copied
+        once from the caller's indices into a buffer as int64 (one strided
+        read, whatever their dtype), checked and placed there
+        (:meth:`_place`), scaled by its stride and added, with no temporaries.
+
+        >>> from conformance.spec.policy import ONNX
+        >>> x = np.arange(24).reshape(2, 3, 4)
+        >>> rows, cols = Coordinate(np.array([[[1]], [[-3]]]), 3, 1), Coordinate(np.array([[[2]], [[0]]]), 4, 2)
+        >>> fetch(x, [rows, cols], (2, 1, 1), (2, 1, 1), ONNX, np, lambda: None).ravel().tolist()
+        [6, 12]
+        """
+        assert self.buffers is not None
+        size = math.prod(shape)
+        total, scratch, spare = (np.reshape(b[:size], shape) for b in self.buffers)
+        mask = None
+        for n, t in enumerate(self.terms):
+            raw = t.part(key)
+            if n and t.coord is None and t.stride == 1:  # an arange adds itself
+                total += raw
+                continue
+            part = scratch if n else total
+            np.copyto(part, raw, casting="unsafe")
+            if t.coord is not None and (m := self._place(part, raw, t.coord, spare)) is not None:
+                mask = m if mask is None else (mask | m)
+            if t.stride != 1:
+                part *= t.stride
+            if n:
+                total += part
+        return total, mask
+
+    def _place(self, part: np.ndarray, raw: Any, c: Coordinate, spare: np.ndarray) -> Any:
+        """Make ``part`` (a block of coordinate ``c``'s indices ``raw``, copied
+        as int64) positions in place, checking them: nothing to do where they
+        are positions already (one reduction); negatives in ``[-size, 0)`` of
+        a signed dtype that the policy wraps get ``size`` added (a min and a
+        max decide; an arithmetic shift of the sign into ``spare``, no mask);
+        any other block is placed by :func:`_share`, which raises
+        for a bad index. Returns the fill mask, None unless the policy fills."""
+        if _are_positions(part, c.size):
+            return None
+        p = self.policy
+        if raw.dtype.kind == "i" and (p.negative is Negative.WRAP or p.out_of_range is OutOfRange.WRAP):
+            low, high = int(part.min()), int(part.max())
+            if -c.size <= low and high < c.size:
+                np.right_shift(part, 63, out=spare)  # -1 for a negative, 0 otherwise
+                spare &= c.size
+                part += spare
+                return None
+        share, mask = _share(raw, c, 1, p, self.coords, np, copy=False)
+        np.copyto(part, share)
+        return mask
+
+
+def _buffers(size: int) -> tuple[np.ndarray, ...]:
+    """Three int64 buffers of ``size`` positions (see :attr:`_Gather.buffers`)."""
+    return tuple(np.empty(size, np.int64) for _ in range(3))
 
 
 def _share(
