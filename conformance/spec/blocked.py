@@ -121,6 +121,8 @@ def fetch(
     terms.sort(key=lambda t: not t.spans)  # one that spans the block first: the offsets start as its share
     numpy, positions = isinstance(source, np.ndarray), math.prod(window)
     limit = _policies.CHUNK  # window positions per block: the int64 offsets and their temporaries
+    if numpy and len(terms) == 1 and (whole := _taken(source, terms[0], policy, coords, limit)) is not None:
+        return xp.reshape(whole, out_shape)
     width = _tile_width(terms, window, block * source.dtype.itemsize) if numpy and positions > limit else 0
     # a block has at most max(limit, width) positions (a tile is at least one row of the window's width)
     buffers = _buffers(min(positions, max(limit, width))) if numpy and len(terms) > 1 else None
@@ -133,6 +135,37 @@ def fetch(
     for key in _keys(window, limit, width):
         gather.read(key, out)
     return xp.reshape(out, out_shape)
+
+
+def _taken(source: np.ndarray, t: _Term, policy: IndexPolicy, coords: list[Coordinate], limit: int) -> Any:
+    """The whole gather as one call of NumPy's own ``take`` in its raise mode,
+    or None where that is not the gather: a single coordinate term (a block
+    gather, such as an embedding lookup) under a policy whose rule is NumPy's
+    (negatives in ``[-size, 0)`` wrap once, anything else outside the range
+    raises), with signed indices that ``take`` reads without a copy of more
+    than a block (int64 in C order, or at most ``limit`` of them). No pass
+    over the indices besides ``take``'s own, no copy of the output; an index
+    ``take`` rejects raises the reference's own error (:func:`check_all`).
+
+    >>> from conformance.spec.policy import NONNEGATIVE, ONNX
+    >>> rows = _Term(np.array([2, -1]), 1, 0, (True,), True, Coordinate(np.array([2, -1]), 3, 0))
+    >>> _taken(np.arange(6).reshape(1, 3, 2), rows, ONNX, [rows.coord], 8).tolist()
+    [[[4, 5], [4, 5]]]
+    >>> _taken(np.arange(6).reshape(1, 3, 2), rows, NONNEGATIVE, [rows.coord], 8) is None
+    True
+    """
+    values = t.values
+    if t.coord is None or t.stride != 1 or not t.spans:
+        return None
+    if policy.negative is not Negative.WRAP or policy.out_of_range is not OutOfRange.ERROR:
+        return None
+    if not ((values.dtype == np.intp and values.flags.c_contiguous) or (values.dtype.kind == "i" and values.size <= limit)):
+        return None
+    try:
+        return np.take(source, values, axis=1)
+    except IndexError:
+        check_all(coords, policy, np)
+        raise
 
 
 def _keys(window: Shape, limit: int, width: int) -> Iterator[Key]:
