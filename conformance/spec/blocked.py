@@ -324,12 +324,16 @@ class _Gather:
         a signed dtype that the policy wraps get ``size`` added (a min and a
         max decide; an arithmetic shift of the sign into ``spare``, no mask);
         any other block is placed by :func:`_share`, which raises
-        for a bad index. Returns the fill mask, None unless the policy fills."""
-        if _are_positions(part, c.size):
+        for a bad index. The reductions read the caller's ``raw`` indices
+        where their rows are contiguous (an int8 block is an eighth of its
+        copy), else the copy (a column of index tuples is strided).
+        Returns the fill mask, None unless the policy fills."""
+        probe = raw if _rows_contiguous(raw) else part
+        if _are_positions(probe, c.size):
             return None
         p = self.policy
         if raw.dtype.kind == "i" and (p.negative is Negative.WRAP or p.out_of_range is OutOfRange.WRAP):
-            low, high = int(part.min()), int(part.max())
+            low, high = int(probe.min()), int(probe.max())
             if -c.size <= low and high < c.size:
                 np.right_shift(part, 63, out=spare)  # -1 for a negative, 0 otherwise
                 spare &= c.size
@@ -338,6 +342,18 @@ class _Gather:
         share, mask = _share(raw, c, 1, p, self.coords, np, copy=False)
         np.copyto(part, share)
         return mask
+
+
+def _rows_contiguous(a: np.ndarray) -> bool:
+    """Whether the innermost dimension of ``a`` longer than 1 is contiguous
+    (NumPy then reduces it as fast as a contiguous array).
+
+    >>> tuples = np.zeros((5, 3), np.int64)
+    >>> _rows_contiguous(tuples[:, 0]), _rows_contiguous(tuples[1:3, :2]), _rows_contiguous(np.zeros((4, 1)))
+    (False, True, True)
+    """
+    inner = [stride for n, stride in zip(a.shape, a.strides) if n > 1]
+    return not inner or inner[-1] == a.itemsize
 
 
 def _buffers(size: int) -> tuple[np.ndarray, ...]:
