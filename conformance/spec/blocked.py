@@ -12,7 +12,9 @@ time (:func:`_keys`), so the extra memory stays near the size of the output;
 where an index varies along rows read a few elements at a time (an element
 gather along a leading axis), NumPy walks the window in tiles
 (:func:`_tile_width`). One code path for every namespace; NumPy alone writes
-with ``take(out=...)`` and walks tiles.
+with ``take(out=...)``, walks tiles, sums the offsets in place in buffers
+reused by every block (:class:`Buffers`), and hands a block gather under its
+own index rule to one ``np.take`` (:func:`_taken`).
 
 >>> import numpy as np
 >>> from conformance.spec.policy import ONNX
@@ -125,7 +127,7 @@ def fetch(
         return xp.reshape(whole, out_shape)
     width = _tile_width(terms, window, block * source.dtype.itemsize) if numpy and positions > limit else 0
     # a block has at most max(limit, width) positions (a tile is at least one row of the window's width)
-    buffers = _buffers(min(positions, max(limit, width))) if numpy and len(terms) > 1 else None
+    buffers = Buffers(min(positions, max(limit, width))) if numpy and len(terms) > 1 else None
     gather = _Gather(source, terms, window, policy, coords, fill, xp, buffers)
     if not numpy and (positions <= limit or array_api_compat.is_jax_array(input)):
         # One block, or immutable arrays: nothing is written into an output, the blocks are joined.
@@ -228,10 +230,9 @@ class _Gather:
     coords: list[Coordinate]
     fill: Callable[[], Any]
     xp: Any
-    buffers: tuple[np.ndarray, ...] | None = None
-    """NumPy with more than one term: three int64 buffers of a block's size,
-    the offsets, a term's share and a spare, that every block's offsets are
-    summed in place with (:meth:`_summed`)."""
+    buffers: Buffers | None = None
+    """NumPy with more than one term: the int64 buffers every block's offsets
+    are summed in place with (:meth:`_summed`)."""
 
     def read(self, key: Key, out: Any = None) -> Any:
         """``(lead, *shape, block)``: the output at the window positions ``key``
@@ -287,7 +288,7 @@ class _Gather:
 
     def _summed(self, key: Key, shape: Shape) -> tuple[np.ndarray, Any]:
         """:meth:`offsets` for NumPy arrays with more than one term, summed in
-        place into the first of :attr:`buffers`: each term's block is copied
+        place into the offsets buffer of :attr:`buffers`: each term's block is copied
         once from the caller's indices into a buffer as int64 (one strided
         read, whatever their dtype), checked and placed there
         (:meth:`_place`), scaled by its stride and added, with no temporaries.
@@ -298,18 +299,18 @@ class _Gather:
         >>> fetch(x, [rows, cols], (2, 1, 1), (2, 1, 1), ONNX, np, lambda: None).ravel().tolist()
         [6, 12]
         """
-        assert self.buffers is not None
-        size = math.prod(shape)
-        total, scratch, spare = (np.reshape(b[:size], shape) for b in self.buffers)
+        buffers = self.buffers
+        assert buffers is not None
+        total = buffers.get(Buffers.OFFSETS, shape)
         mask = None
         for n, t in enumerate(self.terms):
             raw = t.part(key)
             if n and t.coord is None and t.stride == 1:  # an arange adds itself
                 total += raw
                 continue
-            part = scratch if n else total
+            part = buffers.get(Buffers.SHARE, shape) if n else total
             np.copyto(part, raw, casting="unsafe")
-            if t.coord is not None and (m := self._place(part, raw, t.coord, spare)) is not None:
+            if t.coord is not None and (m := self._place(part, raw, t.coord, buffers)) is not None:
                 mask = m if mask is None else (mask | m)
             if t.stride != 1:
                 part *= t.stride
@@ -317,12 +318,12 @@ class _Gather:
                 total += part
         return total, mask
 
-    def _place(self, part: np.ndarray, raw: Any, c: Coordinate, spare: np.ndarray) -> Any:
+    def _place(self, part: np.ndarray, raw: Any, c: Coordinate, buffers: Buffers) -> Any:
         """Make ``part`` (a block of coordinate ``c``'s indices ``raw``, copied
         as int64) positions in place, checking them: nothing to do where they
         are positions already (one reduction); negatives in ``[-size, 0)`` of
         a signed dtype that the policy wraps get ``size`` added (a min and a
-        max decide; an arithmetic shift of the sign into ``spare``, no mask);
+        max decide; an arithmetic shift of the sign into a spare buffer, no mask);
         any other block is placed by :func:`_share`, which raises
         for a bad index. The reductions read the caller's ``raw`` indices
         where their rows are contiguous (an int8 block is an eighth of its
@@ -335,6 +336,7 @@ class _Gather:
         if raw.dtype.kind == "i" and (p.negative is Negative.WRAP or p.out_of_range is OutOfRange.WRAP):
             low, high = int(probe.min()), int(probe.max())
             if -c.size <= low and high < c.size:
+                spare = buffers.get(Buffers.SPARE, part.shape)
                 np.right_shift(part, 63, out=spare)  # -1 for a negative, 0 otherwise
                 spare &= c.size
                 part += spare
@@ -356,9 +358,27 @@ def _rows_contiguous(a: np.ndarray) -> bool:
     return not inner or inner[-1] == a.itemsize
 
 
-def _buffers(size: int) -> tuple[np.ndarray, ...]:
-    """Three int64 buffers of ``size`` positions (see :attr:`_Gather.buffers`)."""
-    return tuple(np.empty(size, np.int64) for _ in range(3))
+class Buffers:
+    """int64 buffers of one block's ``capacity`` positions, each made on its
+    first use and reused by every block: the offsets, a term's share (only
+    where a second term is copied) and a spare (only where negatives wrap).
+
+    >>> b = Buffers(6)
+    >>> b.get(Buffers.OFFSETS, (2, 3)).shape, b.get(Buffers.OFFSETS, (4,)).base is b.get(Buffers.OFFSETS, (1,)).base
+    ((2, 3), True)
+    """
+
+    OFFSETS, SHARE, SPARE = range(3)
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._made: dict[int, np.ndarray] = {}
+
+    def get(self, which: int, shape: Shape) -> np.ndarray:
+        """Buffer ``which`` viewed as an array of ``shape`` (at most ``capacity`` positions)."""
+        if which not in self._made:
+            self._made[which] = np.empty(self.capacity, np.int64)
+        return np.reshape(self._made[which][: math.prod(shape)], shape)
 
 
 def _share(
