@@ -56,6 +56,12 @@ RUN_ARTIFACTS = ("results.json", "results.jsonl")
 """Files the campaign writes into its folder (the report clears its own)."""
 
 
+NO_ATLAS_IN_PROCESS = (
+    "the probe atlas is not run (some probes hang frameworks, and only an oracle in a worker process can be stopped); "
+    "drawn cases only"
+)
+"""What ``--in-process`` says about the atlas (on the console and in the run's facts)."""
+
 BUDGET_TIMEOUT_SHARE = 0.05
 """With ``--budget``, the per-case timeout is at most this share of it."""
 
@@ -138,6 +144,9 @@ def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] 
         print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
     clean(plan.out)
     facts: dict[str, Any] = {**run_facts(), "missing": plan.missing, "case_timeout_s": plan.timeout}
+    if plan.in_process:
+        print(f"--in-process: {NO_ATLAS_IN_PROCESS}", file=sys.stderr)
+        facts["atlas"] = f"not run: {NO_ATLAS_IN_PROCESS}"
     progress = progress_for(sys.stderr, plan.settings.budget_s)
     oracles = _load_oracles(plan)
     try:
@@ -227,10 +236,10 @@ def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
     """``report``: merge shards (or compare two runs) into a report in ``out``."""
     from conformance.report import build_report, load_atlases
 
-    runs = [load_results(p) for p in paths]
-    if compare and len(runs) != 2:
-        raise UsageError(f"--compare: needs exactly two runs, got {len(runs)}")
+    if compare and len(paths) != 2:
+        raise UsageError(f"--compare: needs exactly two runs, got {len(paths)}")
     writable_dir("--out", out)
+    runs = [load_results(p) for p in paths]
     try:
         return build_report(runs, out, compare=compare, atlases=load_atlases(paths))
     except ValueError as exc:  # shards that are not of one run
