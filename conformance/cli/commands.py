@@ -235,11 +235,18 @@ def check_saved(results: Path, *, baseline: Path | None, junit: Path | None) -> 
 def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
     """``report``: merge shards (or compare two runs) into a report in ``out``."""
     from conformance.report import build_report, load_atlases
+    from conformance.report.runs import shard_problem
 
     if compare and len(paths) != 2:
         raise UsageError(f"--compare: needs exactly two runs, got {len(paths)}")
     writable_dir("--out", out)
     runs = [load_results(p) for p in paths]
+    if not compare:
+        same = {p.resolve(): p for p in paths}
+        labels = [str(same[p.resolve()]) for p in paths]  # one path, one name: a run given twice is seen as such
+        problem = shard_problem(runs, labels)
+        if problem:
+            raise UsageError(f"report: {problem}")
     try:
         return build_report(runs, out, compare=compare, atlases=load_atlases(paths))
     except ValueError as exc:  # shards that are not of one run
