@@ -238,13 +238,10 @@ def shard_problem(runs: Sequence[RunResult], labels: Sequence[str]) -> str | Non
         )
         if run.seed != first.seed and "seed" not in settings:
             settings = ["seed", *settings]
-        facts = comparable_facts(first.facts), comparable_facts(run.facts)
-        differ = settings and f"settings differ in {', '.join(settings)}"
-        differ = differ or (
-            facts[0] != facts[1]
-            and "facts differ in "
-            + ", ".join(sorted(f for f in set(facts[0]) | set(facts[1]) if facts[0].get(f) != facts[1].get(f)))
-        )
+        old, new = comparable_facts(first.facts), comparable_facts(run.facts)
+        facts = sorted(f for f in set(old) | set(new) if old.get(f) != new.get(f))
+        differ = f"settings differ in {', '.join(settings)}" if settings else ""
+        differ = differ or (f"facts differ in {', '.join(facts)}" if facts else "")
         if differ:
             return f"{_label(labels, k, run)} does not belong with {first_label}: its {differ}"
     seen: dict[tuple[int, int], int] = {}
