@@ -58,7 +58,7 @@ from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.vocabulary import DRAWN_LAYOUTS, RunStatus
 from conformance.execution.fanout import Limited
 from conformance.results.run_result import RunResult
-from conformance.results.stream import ResultStream
+from conformance.results.stream import Record, ResultStream
 from conformance.spec.plans import EqClass
 
 
@@ -192,12 +192,15 @@ def run_campaign(
     progress: Progress | None = None,
     stop: threading.Event | None = None,
     started: float | None = None,
+    replayed: Sequence[dict[str, Any]] = (),
 ) -> RunResult:
     """Run a campaign (see the module docstring); with ``out_dir``, stream
     ``results.jsonl`` there while running and write ``results.json`` at the end.
     ``started`` (a :func:`time.monotonic` value, default now) is when the
     budget's clock started: the command's start, so that starting the
-    oracles' workers counts too."""
+    oracles' workers counts too. ``replayed``: the baseline entries the gate
+    replayed before the campaign (:meth:`conformance.gate.replay.Replayed.to_json`),
+    streamed and kept in the result, so that the stream gives the gate's verdict too."""
     start = time.monotonic() if started is None else started
     settings = settings or Settings()
     stop = stop or threading.Event()
@@ -213,6 +216,8 @@ def run_campaign(
     run_facts = (facts or {}) | {"oracles": {n: i.to_json() for n, i in infos.items()}}
     if stream:
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
+        for r in replayed:
+            stream.record(Record.REPLAY, r)
     sightings = Sightings(start, stream)
     atlas = None
     if settings.atlas and not stop.is_set():
@@ -267,6 +272,7 @@ def run_campaign(
         harness_errors=list(sightings.errors),
         status=RunStatus.INTERRUPTED if stop.is_set() else RunStatus.COMPLETE,
         dtype_support=sightings.dtypes.to_json(),
+        replay=list(replayed),
     )
     if stream:
         stream.end(seconds=result.seconds, status=result.status)

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -151,10 +151,16 @@ def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] 
     oracles = _load_oracles(plan)
     try:
         replayed = [r.to_json() for r in replay(entries, oracles)] if entries else []
-        result = run_campaign(
-            oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started
+        return run_campaign(
+            oracles,
+            plan.settings,
+            out_dir=plan.out,
+            facts=facts,
+            progress=progress,
+            stop=stop,
+            started=started,
+            replayed=replayed,
         )
-        return replace(result, replay=replayed)
     finally:
         progress.close()
         close_all(oracles)
@@ -210,6 +216,11 @@ def _verdict(problems: list[GateProblem]) -> int:
     return GATE_FAILS if problems else OK
 
 
+def _is_stream(path: Path) -> bool:
+    """Whether :func:`load_results` reads ``path`` from a ``results.jsonl`` (no statuses in it)."""
+    return path.suffix == ".jsonl" or (path.is_dir() and not (path / "results.json").exists())
+
+
 def load_results(path: Path) -> RunResult:
     """A run from a folder (``results.json``, else the ``results.jsonl`` a killed
     run left), a ``.jsonl`` stream, or a results/findings JSON file."""
@@ -247,10 +258,16 @@ def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
         problem = shard_problem(runs, labels)
         if problem:
             raise UsageError(f"report: {problem}")
+    if any(map(_is_stream, paths)):  # a killed run's stream: the statuses `run` gives them
+        entries = bl.load()
+        runs = [bl.annotated(r, entries) if _is_stream(p) else r for r, p in zip(runs, paths, strict=True)]
     try:
-        return build_report(runs, out, compare=compare, atlases=load_atlases(paths))
+        index = build_report(runs, out, compare=compare, atlases=load_atlases(paths))
     except ValueError as exc:  # shards that are not of one run
         raise UsageError(str(exc)) from None
+    if not compare:  # the folder is a run folder too: `check --results` and `report` take it
+        RunResult.load(out / "findings.json").save(out / "results.json")
+    return index
 
 
 def describe_oracles() -> str:
