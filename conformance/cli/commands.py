@@ -22,7 +22,13 @@ from typing import Any, cast
 
 from conformance.campaign.dispatch import close_all
 from conformance.campaign.runner import run_campaign
-from conformance.campaign.settings import Settings
+from conformance.campaign.settings import (
+    MIN_BUDGET_PER_ORACLE_S,
+    MIN_BUDGET_S,
+    PROBE_TIMEOUT_S,
+    Settings,
+    min_budget,
+)
 from conformance.cli.console import closing_summary, progress_for
 from conformance.cli.selection import (
     GATE_FAILS,
@@ -61,6 +67,9 @@ NO_ATLAS_IN_PROCESS = (
     "drawn cases only"
 )
 """What ``--in-process`` says about the atlas (on the console and in the run's facts)."""
+
+CLOSE_WAIT_S = 0.5
+"""After a stop, how long closing the oracles may hold up the exit."""
 
 BUDGET_TIMEOUT_SHARE = 0.05
 """With ``--budget``, the per-case timeout is at most this share of it."""
@@ -112,11 +121,25 @@ def plan_campaign(
     names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
-    settings = Settings(
-        seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair, atlas=not in_process
-    )
+    if budget is not None and budget < min_budget(len(names)):
+        raise UsageError(
+            f"--budget: {budget:g} s is too short for anything meaningful on {len(names)} oracle(s); the minimum is "
+            f"{min_budget(len(names)):g} s ({MIN_BUDGET_S:g} s for the atlas's first conditions, drawing and the "
+            f"report, plus {MIN_BUDGET_PER_ORACLE_S:g} s per oracle to start its worker)"
+        )
+    probe_timeout = PROBE_TIMEOUT_S
     if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
         timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
+        probe_timeout = min(probe_timeout, timeout)
+    settings = Settings(
+        seed=seed,
+        max_examples=max_examples,
+        budget_s=budget,
+        ops=chosen_ops,
+        shard=shard_pair,
+        atlas=not in_process,
+        probe_timeout=probe_timeout,
+    )
     return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
 
 
@@ -136,10 +159,13 @@ def _load_oracles(plan: CampaignPlan) -> list[Oracle]:
         return [cast(Oracle, o) for o in started]
 
 
-def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] | None = None) -> RunResult:
+def campaign(
+    plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] | None = None, started: float | None = None
+) -> RunResult:
     """Run the planned campaign into ``plan.out`` with a progress display;
-    with baseline ``entries``, their reproducers are replayed first (the gate)."""
-    started = time.monotonic()
+    with baseline ``entries``, their reproducers are replayed first (the gate).
+    ``started``: when the budget's clock started (default now)."""
+    started = time.monotonic() if started is None else started
     if plan.missing:
         print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
     clean(plan.out)
@@ -150,8 +176,7 @@ def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] 
     progress = progress_for(sys.stderr, plan.settings.budget_s)
     oracles = _load_oracles(plan)
     try:
-        replayed = [r.to_json() for r in replay(entries, oracles)] if entries else []
-        return run_campaign(
+        result = run_campaign(
             oracles,
             plan.settings,
             out_dir=plan.out,
@@ -159,11 +184,38 @@ def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] 
             progress=progress,
             stop=stop,
             started=started,
-            replayed=replayed,
+            replay=(lambda: [r.to_json() for r in replay(entries, oracles)]) if entries else None,
         )
     finally:
         progress.close()
-        close_all(oracles)
+        _close(oracles, wait=not stop.is_set())
+    say_cut_short(result)
+    return result
+
+
+def _close(oracles: list[Oracle], *, wait: bool) -> None:
+    """Stop the oracles' workers; after a stop, without waiting for one still
+    busy with the abandoned work (workers die with this process)."""
+    closing = threading.Thread(target=close_all, args=(oracles,), name="close-oracles", daemon=True)
+    closing.start()
+    closing.join(None if wait else CLOSE_WAIT_S)
+
+
+def say_cut_short(result: RunResult) -> None:
+    """On the console: the atlas cells skipped (a short budget, a stop) and a run cut short."""
+    skipped = result.figures.get("atlas_skipped") or {}
+    if skipped:
+        whys = "; ".join(f"{n} {why}" for why, n in skipped.items())
+        print(
+            f"atlas: {result.figures.get('atlas_cells', 0)} cells run, {sum(skipped.values())} skipped ({whys}); "
+            "atlas.json lists them",
+            file=sys.stderr,
+        )
+    cut = result.figures.get("cut_short")
+    if cut:
+        print(
+            f"run cut short by the {cut['by']} during {cut['phase']}: what was found so far is written", file=sys.stderr
+        )
 
 
 def _entries(baseline: Path | None) -> list[bl.Entry]:
@@ -198,16 +250,23 @@ def _finish(
     return annotated, problems
 
 
-def run(plan: CampaignPlan, *, stop: threading.Event) -> int:
+def run(plan: CampaignPlan, *, stop: threading.Event, started: float | None = None) -> int:
     """``run``: campaign, findings marked known/new, report. 0 unless the tool fails."""
-    _finish(campaign(plan, stop), None, plan.out, None)
+    _finish(campaign(plan, stop, started=started), None, plan.out, None)
     return OK
 
 
-def check(plan: CampaignPlan, *, stop: threading.Event, baseline: Path | None, junit: Path | None) -> int:
+def check(
+    plan: CampaignPlan,
+    *,
+    stop: threading.Event,
+    baseline: Path | None,
+    junit: Path | None,
+    started: float | None = None,
+) -> int:
     """``check``: the campaign, then the gate: 1 on any problem."""
     entries = _entries(baseline)  # a bad baseline fails before any work
-    _, problems = _finish(campaign(plan, stop, entries), baseline, plan.out, junit)
+    _, problems = _finish(campaign(plan, stop, entries, started), baseline, plan.out, junit)
     return _verdict(problems)
 
 

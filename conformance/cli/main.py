@@ -19,9 +19,11 @@ the tool itself failed.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -230,8 +232,9 @@ def format_catalog() -> str:
 
 @contextmanager
 def _stop_on_signals() -> Iterator[threading.Event]:
-    """SIGINT and SIGTERM set the event (the campaign stops drawing and writes
-    what it has); a second SIGINT interrupts at once."""
+    """SIGINT and SIGTERM set the event: the campaign, whatever its phase,
+    stops within seconds and writes what it has (the process then exits at
+    once); a second SIGINT interrupts at once."""
     stop = threading.Event()
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
 
@@ -250,7 +253,7 @@ def _stop_on_signals() -> Iterator[threading.Event]:
             signal.signal(s, h)
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace, started: float) -> int:
     from conformance.cli import commands
 
     if args.command == "ops":
@@ -303,14 +306,21 @@ def _dispatch(args: argparse.Namespace) -> int:
     )
     with _stop_on_signals() as stop:
         if args.command == "run":
-            return commands.run(plan, stop=stop)
-        return commands.check(plan, stop=stop, baseline=args.baseline, junit=args.junit)
+            code = commands.run(plan, stop=stop, started=started)
+        else:
+            code = commands.check(plan, stop=stop, baseline=args.baseline, junit=args.junit, started=started)
+        if stop.is_set():  # what was found is written: leave now, not after a worker still busy with the rest
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.monotonic()  # the budget's clock: checking the arguments and starting the oracles count too
     args = parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        return _dispatch(args, started)
     except UsageError as exc:
         print(f"gather-conformance {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
