@@ -318,22 +318,22 @@ ATLAS_TIME_UP = "the atlas's share of the budget ran out"
 """Why the atlas cells after its deadline were not run."""
 
 
-def _wait(thread: threading.Thread, stop: threading.Event, hard_end: float | None, halt: threading.Event) -> str | None:
-    """Wait for the campaign's work; on ``stop`` or past ``hard_end``, ask it
-    to halt and give it :data:`GRACE_S` more. What cut the run short
-    (``"signal"``, ``"budget"``), or None if it ran to its end."""
-    cause = None
+def _wait(
+    thread: threading.Thread, work: _Work, stop: threading.Event, hard_end: float | None
+) -> dict[str, str] | None:
+    """Wait for the campaign's ``work``; on ``stop`` or past ``hard_end``, ask
+    it to halt and give it :data:`GRACE_S` more. What cut the run short
+    (``by``: ``"signal"`` or ``"budget"``) and in which ``phase``, or None
+    if it ran to its end."""
     while thread.is_alive():
-        if cause is None and stop.is_set():
-            cause = "signal"
-        elif cause is None and hard_end is not None and time.monotonic() >= hard_end:
-            cause = "budget"
-        if cause is not None:
-            halt.set()
+        by = "signal" if stop.is_set() else "budget" if hard_end is not None and time.monotonic() >= hard_end else None
+        if by is not None:
+            phase = work.phase
+            work.halt.set()
             thread.join(GRACE_S)
-            return cause
+            return {"by": by, "phase": phase}
         thread.join(WAIT_STEP_S)
-    return "signal" if stop.is_set() else None
+    return {"by": "signal", "phase": "done"} if stop.is_set() else None
 
 
 def _unfinished(work: _Work) -> list[Finding]:
@@ -393,7 +393,7 @@ def run_campaign(
     )
     thread = threading.Thread(target=work, name="campaign", daemon=True)
     thread.start()
-    cause = _wait(thread, stop, None if budget is None else start + budget * HARD_END_SHARE, work.halt)
+    cause = _wait(thread, work, stop, None if budget is None else start + budget * HARD_END_SHARE)
     if work.failure is not None:
         raise work.failure
     sightings = work.sightings
@@ -417,7 +417,7 @@ def run_campaign(
     if atlas:
         figures |= atlas_figures(atlas)
     if cause is not None:
-        figures["cut_short"] = {"by": cause, "phase": work.phase}
+        figures["cut_short"] = cause
     result = RunResult(
         facts=run_facts,
         seed=settings.seed,

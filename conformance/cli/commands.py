@@ -110,6 +110,8 @@ def plan_campaign(
     positive("--max-examples", max_examples, integer=True)
     positive("--budget", budget)
     positive("--timeout", timeout)
+    if oracles:  # the minimum budget is known before any framework is imported
+        _budget_fits(budget, len(dict.fromkeys(oracles)))
     shard_pair = parse_shard(shard)
     chosen_ops = select_ops(ops)
     writable_dir("--out", out)
@@ -121,12 +123,7 @@ def plan_campaign(
     names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
-    if budget is not None and budget < min_budget(len(names)):
-        raise UsageError(
-            f"--budget: {budget:g} s is too short for anything meaningful on {len(names)} oracle(s); the minimum is "
-            f"{min_budget(len(names)):g} s ({MIN_BUDGET_S:g} s for the atlas's first conditions, drawing and the "
-            f"report, plus {MIN_BUDGET_PER_ORACLE_S:g} s per oracle to start its worker)"
-        )
+    _budget_fits(budget, len(names))
     probe_timeout = PROBE_TIMEOUT_S
     if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
         timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
@@ -141,6 +138,22 @@ def plan_campaign(
         probe_timeout=probe_timeout,
     )
     return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
+
+
+def _budget_fits(budget: float | None, oracles: int) -> None:
+    """Refuse a budget too short for anything meaningful, naming the minimum.
+
+    >>> _budget_fits(20, 1)
+    Traceback (most recent call last):
+    ...
+    conformance.cli.selection.UsageError: --budget: 20 s is too short for anything meaningful on 1 oracle(s); the minimum is 22 s (20 s for the atlas's first conditions, drawing and the report, plus 2 s per oracle to start its worker)
+    """
+    if budget is not None and budget < min_budget(oracles):
+        raise UsageError(
+            f"--budget: {budget:g} s is too short for anything meaningful on {oracles} oracle(s); the minimum is "
+            f"{min_budget(oracles):g} s ({MIN_BUDGET_S:g} s for the atlas's first conditions, drawing and the "
+            f"report, plus {MIN_BUDGET_PER_ORACLE_S:g} s per oracle to start its worker)"
+        )
 
 
 def clean(out: Path) -> None:
