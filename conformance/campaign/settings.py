@@ -24,6 +24,9 @@ DRAW_SHARE, SHRINK_SHARE = 0.6, 0.22
 """Of a time budget: drawing gets the first 60% (the oracles' start-up and
 the atlas included), shrinking the next 22%; past that, findings keep their
 first example, and the rest is for writing the report."""
+STARTUP_SHARE = 0.25
+"""Of a time budget: oracles whose workers have not started by then are left
+out of the run (and named), so that a slow start cannot eat the budget."""
 ATLAS_SHARE = 0.3
 """Of a time budget: the probe atlas ends by then (start-up included)."""
 PROBE_RUN_S = 0.01
@@ -31,7 +34,7 @@ PROBE_RUN_S = 0.01
 atlas subset a short budget runs (whole conditions, first to last: the same
 subset for the same budget on any machine); a slow machine that still runs
 past the atlas's share skips the rest of it, and says so."""
-HARD_END_SHARE = 0.9
+HARD_END_SHARE = 0.85
 """Of a time budget: whatever phase the run is in then, it is cut short and
 written (the rest is for the report and the exit)."""
 GRACE_S = 1.0

@@ -15,7 +15,6 @@ import json
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -26,6 +25,7 @@ from conformance.campaign.settings import (
     MIN_BUDGET_PER_ORACLE_S,
     MIN_BUDGET_S,
     PROBE_TIMEOUT_S,
+    STARTUP_SHARE,
     Settings,
     min_budget,
 )
@@ -165,11 +165,28 @@ def clean(out: Path) -> None:
     clear_outputs(out)
 
 
-def _load_oracles(plan: CampaignPlan) -> list[Oracle]:
-    """The planned oracles, their workers started at once (each imports its framework)."""
-    with ThreadPoolExecutor(max_workers=max(len(plan.oracles), 1)) as pool:
-        started = pool.map(lambda n: registry.get(n, isolated=not plan.in_process, timeout=plan.timeout), plan.oracles)
-        return [cast(Oracle, o) for o in started]
+def _load_oracles(plan: CampaignPlan, deadline: float | None = None) -> tuple[list[Oracle], list[str]]:
+    """The planned oracles, their workers started at once (each imports its
+    framework), and the names of those not started by ``deadline`` (a
+    :func:`time.monotonic` value; a budget's start-up share): the campaign
+    goes on without them (their workers, if they start later, die with this process)."""
+    got: dict[str, Oracle] = {}
+    failed: list[BaseException] = []
+
+    def start(name: str) -> None:
+        try:
+            got[name] = cast(Oracle, registry.get(name, isolated=not plan.in_process, timeout=plan.timeout))
+        except BaseException as exc:  # noqa: BLE001 - raised below, in the caller's thread
+            failed.append(exc)
+
+    threads = [threading.Thread(target=start, args=(n,), name=f"start-{n}", daemon=True) for n in plan.oracles]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+    if failed:
+        raise failed[0]
+    return [got[n] for n in plan.oracles if n in got], [n for n in plan.oracles if n not in got]
 
 
 def campaign(
@@ -187,7 +204,14 @@ def campaign(
         print(f"--in-process: {NO_ATLAS_IN_PROCESS}", file=sys.stderr)
         facts["atlas"] = f"not run: {NO_ATLAS_IN_PROCESS}"
     progress = progress_for(sys.stderr, plan.settings.budget_s)
-    oracles = _load_oracles(plan)
+    budget = plan.settings.budget_s
+    oracles, late = _load_oracles(plan, None if budget is None else started + budget * STARTUP_SHARE)
+    if late:
+        print(
+            f"not started within the budget's start-up share: {', '.join(late)} (the run goes on without)",
+            file=sys.stderr,
+        )
+        facts["not_started"] = late
     try:
         result = run_campaign(
             oracles,
