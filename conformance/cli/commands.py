@@ -172,21 +172,31 @@ def _load_oracles(plan: CampaignPlan, deadline: float | None = None) -> tuple[li
     goes on without them (their workers, if they start later, die with this process)."""
     got: dict[str, Oracle] = {}
     failed: list[BaseException] = []
+    too_late, lock = threading.Event(), threading.Lock()
 
     def start(name: str) -> None:
         try:
-            got[name] = cast(Oracle, registry.get(name, isolated=not plan.in_process, timeout=plan.timeout))
+            oracle = cast(Oracle, registry.get(name, isolated=not plan.in_process, timeout=plan.timeout))
         except BaseException as exc:  # noqa: BLE001 - raised below, in the caller's thread
             failed.append(exc)
+            return
+        with lock:
+            got[name] = oracle
+            late = too_late.is_set()
+        if late:  # left out: its worker is not kept waiting
+            close_all([oracle])
 
     threads = [threading.Thread(target=start, args=(n,), name=f"start-{n}", daemon=True) for n in plan.oracles]
     for t in threads:
         t.start()
     for t in threads:
         t.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+    with lock:
+        too_late.set()
+        ready = dict(got)
     if failed:
         raise failed[0]
-    return [got[n] for n in plan.oracles if n in got], [n for n in plan.oracles if n not in got]
+    return [ready[n] for n in plan.oracles if n in ready], [n for n in plan.oracles if n not in ready]
 
 
 def campaign(
