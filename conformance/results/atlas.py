@@ -157,9 +157,7 @@ class Atlas:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Atlas:
-        return cls(
-            [AtlasCell.from_json(c) for c in d["cells"]], list(d.get("errors", ())), list(d.get("skipped", ()))
-        )
+        return cls([AtlasCell.from_json(c) for c in d["cells"]], list(d.get("errors", ())), list(d.get("skipped", ())))
 
     def save(self, path: str | Path) -> None:
         """Write atomically (a reader never sees half a file)."""
