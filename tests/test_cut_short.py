@@ -8,6 +8,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -110,3 +111,81 @@ def test_the_atlas_subset_depends_on_the_budget_alone(budget) -> None:
     first = subset(pairs, info, limit)
     assert first == subset(pairs, info, limit) and 0 < first <= len(pairs)
     assert pairs[first - 1][0].condition != (pairs[first][0].condition if first < len(pairs) else None)
+
+
+# -- the same, in process, with oracles that block: every phase ends on time ------------------------------------
+
+
+class _Blocks:
+    """NumPy's take, in process, that blocks for good once it has answered ``after`` cases."""
+
+    name = "blocks"
+
+    def __init__(self, after: int) -> None:
+        from conformance.core.oracle import Capabilities
+
+        self.after, self.capabilities = after, Capabilities()
+
+    def info(self):
+        from conformance.core.oracle import OracleInfo
+
+        return OracleInfo("blocks", "numpy", "1", "cpu", "eager", ("numpy.take",))
+
+    def run_many(self, cases, *, timeout=None):
+        import numpy as np
+
+        from conformance.core.outcome import Outcome
+
+        out = []
+        for c in cases:
+            if self.after <= 0:
+                threading.Event().wait(600)  # a hang no time limit stops
+            self.after -= 1
+            try:
+                out.append(Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))))
+            except Exception as exc:  # noqa: BLE001 - an error is an outcome
+                out.append(Outcome.raised(exc))
+        return out
+
+    def reproducer(self, case, reference, observed=None):
+        raise NotImplementedError
+
+
+def _campaign(oracle, *, stop=None, budget=None, replay=None, atlas=False):
+    from conformance.campaign.runner import run_campaign
+    from conformance.campaign.settings import Settings
+
+    settings = Settings(seed=1, max_examples=10**6, budget_s=budget, ops=("numpy.take",), atlas=atlas)
+    started = time.monotonic()
+    result = run_campaign([oracle], settings, stop=stop, replay=replay)
+    return result, time.monotonic() - started
+
+
+def _stop_in(seconds: float) -> threading.Event:
+    stop = threading.Event()
+    threading.Timer(seconds, stop.set).start()
+    return stop
+
+
+@pytest.mark.parametrize(("after", "phase"), [(0, "drawing"), (200, "drawing")])
+def test_a_stop_while_an_oracle_blocks_ends_the_run_within_seconds(after, phase) -> None:
+    result, took = _campaign(_Blocks(after), stop=_stop_in(2.0))
+    assert took < 2.0 + EXIT_WITHIN_S, took
+    assert str(result.status) == "interrupted" and result.figures["cut_short"] == {"by": "signal", "phase": phase}
+
+
+def test_a_stop_during_the_replay_ends_the_run_within_seconds() -> None:
+    def replay():
+        threading.Event().wait(600)
+        return []
+
+    result, took = _campaign(_Blocks(10**6), stop=_stop_in(1.0), replay=replay)
+    assert took < 1.0 + EXIT_WITHIN_S and result.figures["cut_short"]["phase"] == "replay"
+
+
+def test_the_budget_ends_a_run_whose_oracle_blocks_within_the_budget() -> None:
+    budget = 6.0
+    result, took = _campaign(_Blocks(50), budget=budget)
+    assert took < budget, took
+    assert str(result.status) == "complete" and result.figures["cut_short"]["by"] == "budget"
+    assert result.cases["blocks"] == 50  # what it answered before blocking is kept

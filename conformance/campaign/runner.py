@@ -371,7 +371,7 @@ def run_campaign(
     streamed and kept in the result, so that the stream gives the gate's verdict too.
 
     A ``stop`` (SIGINT, SIGTERM), or the budget's hard end
-    (:data:`~conformance.campaign.settings.HARD_END_SHARE` of it), ends the
+    (:data:`~conformance.campaign.settings.HARD_END_SHARE` of it, the grace included), ends the
     run within :data:`~conformance.campaign.settings.GRACE_S` seconds
     whatever the phase: the result holds what was found so far, the atlas
     cells run so far (the others listed as skipped), and
@@ -393,7 +393,7 @@ def run_campaign(
     )
     thread = threading.Thread(target=work, name="campaign", daemon=True)
     thread.start()
-    cause = _wait(thread, work, stop, None if budget is None else start + budget * HARD_END_SHARE)
+    cause = _wait(thread, work, stop, None if budget is None else start + budget * HARD_END_SHARE - GRACE_S)
     if work.failure is not None:
         raise work.failure
     sightings = work.sightings
