@@ -11,6 +11,7 @@ signatures keep their first example as it was drawn.
 from __future__ import annotations
 
 import base64
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -47,11 +48,8 @@ def note_faults(sightings: Sightings, cc: ClassCase, judged: list[Judged]) -> No
     finding: it becomes a signature of its own (and is never run again: the
     isolated oracle remembers the case)."""
     for j in judged:
-        sig = j.signature() if not j.verdict.conforms else None
-        if sig is not None and j.outcome.kind in FAULTS and sig not in sightings.first:
-            sightings.first[sig] = First(cc, j, time.monotonic() - sightings.start)
-            sightings.counts[sig] += 1
-            sightings.raw += 1
+        if not j.verdict.conforms and j.outcome.kind in FAULTS:
+            sightings.fault(cc, j)
 
 
 def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings) -> Any:
@@ -262,9 +260,11 @@ def build_findings(
     *,
     shrink_end: float | None,
     progress: Progress,
+    halt: threading.Event | None = None,
 ) -> list[Finding]:
     """Every signature of ``sightings`` as a finding, in order of first sighting
-    (including crash/timeout signatures met while shrinking)."""
+    (including crash/timeout signatures met while shrinking); once ``halt``
+    is set, the rest keep their first example as they are."""
     sightings.settle()
     by_name = {o.name: o for o in oracles}
     findings: list[Finding] = []
@@ -275,7 +275,7 @@ def build_findings(
         )
         done.add(sig)
         try:
-            late = shrink_end is not None and time.monotonic() >= shrink_end
+            late = (shrink_end is not None and time.monotonic() >= shrink_end) or (halt is not None and halt.is_set())
             if sig.policy is Behaviour.AMBIGUOUS and not late:
                 sig = discriminate(sig, first, by_name[sig.oracle], infos, sightings)
                 if sig in done:  # merged into a root cause already built: its count grows
