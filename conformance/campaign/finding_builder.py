@@ -246,7 +246,9 @@ def quick_finding(
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
-    scripts, model = reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
+    scripts, model = (
+        reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else ({}, None)
+    )
     return Finding(
         sig,
         j.case,
