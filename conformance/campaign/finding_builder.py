@@ -30,7 +30,7 @@ from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import MismatchKind
-from conformance.judge.judged import Judged
+from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
@@ -119,18 +119,26 @@ def _sibling(j: Judged) -> dict[str, Any]:
 
 
 def reproducers(
-    case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: Mapping[str, Outcome]
+    case: Case,
+    ref: Outcome,
+    oracles: Sequence[Oracle],
+    observed: Mapping[str, Outcome],
+    roots: Mapping[str, Signature] | None = None,
 ) -> tuple[dict[str, str], str | None]:
     """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along;
-    an oracle without 64-bit types expects what the reference gives on the inputs as it receives them."""
+    an oracle without 64-bit types expects what the reference gives on the inputs as it receives them.
+    Each script judges as the campaign does (:func:`~conformance.judge.judged.judgement`): it reproduces
+    while its oracle shows its root cause in ``roots`` (the finding's, for its own oracle), else the one
+    it showed here."""
     scripts: dict[str, str] = {}
     model = None
     for oracle in oracles:
-        received = narrowed(case) if oracle.info().bits == 32 else None  # what its framework documents it receives
+        info = oracle.info()
+        received = narrowed(case) if info.bits == 32 else None  # what its framework documents it receives
+        seen = observed.get(oracle.name)
+        verdicts = {} if seen is None else {"judgement": judgement(case, info, seen, (roots or {}).get(oracle.name))}
         try:
-            repro = oracle.reproducer(
-                case, reference_outcome(received) if received is not None else ref, observed.get(oracle.name)
-            )
+            repro = oracle.reproducer(case, reference_outcome(received) if received is not None else ref, seen, **verdicts)
         except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue
@@ -176,7 +184,7 @@ def make_finding(
     case = hit.case
     ref = reference_outcome(case)
     with_op = [o for o in oracles if op in infos[o.name].ops]
-    scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
+    scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own}, {sig.oracle: sig})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
     return Finding(
         signature=sig,
@@ -236,7 +244,9 @@ def quick_finding(
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
-    scripts, model = reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
+    scripts, model = (
+        reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else ({}, None)
+    )
     return Finding(
         sig,
         j.case,
