@@ -28,11 +28,12 @@ import numpy as np
 
 from conformance.core.arrays import dtype_name
 from conformance.core.case import Case
+from conformance.core.judgement import Classifier, Judgement
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import Program, script, unit_source
-from oracles.base import Oracle, classify_message
+from oracles.base import ERROR_PATTERNS, INTERNAL_NEEDLES, INTERNAL_TYPES, Oracle, classify_message
 
 Patterns = tuple[tuple[ErrorClass, tuple[str, ...]], ...]
 
@@ -194,8 +195,11 @@ class FrameworkOracle(Oracle):
         to_native, to_numpy = self._namespace["to_native"], self._namespace["to_numpy"]
         return to_numpy(run(to_native(data), to_native(indices)), data)
 
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
-        """The standalone script of ``case`` on this oracle (see :func:`conformance.execution.scripts.script`);
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer:
+        """The standalone script of ``case`` on this oracle (see :func:`conformance.execution.scripts.script`),
+        judging as ``judgement`` says (the campaign's verdicts) with this oracle's :meth:`classifier`;
         a ValueError for a case this oracle does not run at all (unsupported)."""
         data, indices = np.asarray(case.data), np.asarray(case.indices)
         reason = self.unsupported_reason(case.op, data, indices, case.attrs)
@@ -203,9 +207,18 @@ class FrameworkOracle(Oracle):
             raise ValueError(f"no reproducer: {reason}")
         constants = self.constants(case.op, data, indices, case.attrs)
         program = Program(self.prelude, self.mode_source, self.units[case.op].call, constants)
-        return Reproducer(
-            self.name, script(self._info, case, reference, program, observed), self.attachments(constants)
-        )
+        text = script(self._info, case, reference, program, observed, judgement, self.classifier(observed))
+        return Reproducer(self.name, text, self.attachments(constants))
+
+    def classifier(self, observed: Outcome | None = None) -> Classifier:
+        """This oracle's error classification as data for its scripts: the
+        error it saw with the class it gave it, then its rules in the order
+        :meth:`classify` and :func:`~oracles.base.internal_or` apply them."""
+        seen = None
+        if observed is not None and observed.error_class is not None:
+            seen = (observed.error_type or "", observed.message or "", observed.error_class.value)
+        rows = ((ErrorClass.INTERNAL, INTERNAL_NEEDLES), *self.patterns, *ERROR_PATTERNS)
+        return Classifier(seen, tuple(sorted(INTERNAL_TYPES)), tuple((c.value, needles) for c, needles in rows))
 
 
 def when_installed(packages: tuple[str, ...], build: Callable[[], list[Oracle]]) -> list[Oracle]:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from conformance.core.case import Case, CaseLike, as_case
+from conformance.core.judgement import Judgement
 from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 
@@ -55,10 +56,13 @@ class Oracle(ABC):
         """Run catalog op ``op`` (a key such as ``"onnx.Gather-13"``) natively."""
 
     @abstractmethod
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer:
         """A script that re-runs ``case`` as this oracle runs it and exits 1
-        printing ``REPRODUCED`` while the oracle still differs from
-        ``reference``; ``observed`` is what the oracle did (a crash or a
+        printing ``REPRODUCED`` while the oracle still shows the discrepancy:
+        as ``judgement`` (the campaign's verdicts) says, else where it differs
+        from ``reference``; ``observed`` is what the oracle did (a crash or a
         timeout makes the script run the case in a child process)."""
 
     def unsupported_reason(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> str | None:
@@ -111,7 +115,7 @@ class Oracle(ABC):
         self.close()
 
 
-_ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
+ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
     (ErrorClass.NEGATIVE_INDEX, ("negative",)),
     (
         ErrorClass.INDEX_OUT_OF_RANGE,
@@ -198,7 +202,7 @@ def classify_message(message: str) -> ErrorClass:
     <ErrorClass.SHAPE_INVALID: 'shape invalid'>
     """
     text = message.lower()
-    for error_class, needles in _ERROR_PATTERNS:
+    for error_class, needles in ERROR_PATTERNS:
         if any(n in text for n in needles):
             return error_class
     return ErrorClass.OTHER

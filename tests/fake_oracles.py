@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.case import Case
+from conformance.core.judgement import Judgement
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import Outcome
 from oracles.base import Oracle
@@ -116,7 +117,9 @@ class FakeOracle(Oracle):
         behaviour, attrs = self._action(attrs)
         return ACTIONS[behaviour](data, indices, attrs)
 
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer:
         """A one-line script naming the case (and ``observed``'s kind, if
         given); misbehaves first if the case says
         ``do="segfault"`` or ``do="raises"``.

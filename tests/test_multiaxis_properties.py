@@ -29,6 +29,7 @@ from conformance.spec.policy import (
     WRAP_THEN_CLAMP,
     WRAP_THEN_FILL,
     ZERO_FILL,
+    OutOfRange,
     place_indices,
 )
 from tests.strategies_reference import (
@@ -255,14 +256,15 @@ DATA = np.arange(10, 10 + SIZE, dtype=np.int32)
 
 
 def _exact(value: int, policy) -> int | None:
-    """Where ``value`` reads in DATA (Python big-int arithmetic), None = fill."""
+    """Where ``value`` reads in DATA (Python big-int arithmetic), None = fill
+    (or, under an error policy, raise)."""
     if policy.out_of_range == "wrap":
         return value % SIZE
     if policy.negative == "wrap" and -SIZE <= value < 0:
         value += SIZE
     if policy.out_of_range == "clamp":
         return min(max(value, 0), SIZE - 1)
-    return None
+    return value if 0 <= value < SIZE else None
 
 
 @pytest.mark.parametrize(("dtype", "value"), EXTREMES)
@@ -287,6 +289,27 @@ def test_extreme_index_values_give_exact_results_under_clamp_wrap_and_fill(dtype
         "array_api_strict": (array_api_strict.asarray(DATA), array_api_strict.asarray(indices)),
     }[namespace]
     assert same_bits(to_numpy(gather_multiaxis(x, i, [0], policy=policy)), want)
+
+
+@pytest.mark.parametrize(("dtype", "value"), EXTREMES)
+@pytest.mark.parametrize("policy", list(POLICIES.values()), ids=lambda p: p.name)
+def test_extreme_index_values_are_exact_where_offsets_sum_several_terms(dtype: str, value: int, policy) -> None:
+    """An element gather along axis 0 of 2-D data sums two offset terms (the
+    index and the column), which NumPy does in place in int64 buffers: an
+    extreme index is checked and placed there exactly as alone, in every
+    policy, whatever its dtype (a uint64 above 2**63 is not a negative)."""
+    data = np.stack([DATA, DATA + 100], axis=1)
+    indices = np.array([[value, 3], [3, value], [-1 if dtype[0] == "i" else 6, 0]], dtype=dtype)
+    if policy.out_of_range is OutOfRange.ERROR:
+        with pytest.raises(IndexError, match=str(value)):
+            gather_multiaxis(data, indices, [0], policy=policy)
+        return
+    fill = 0 if policy.fill_value == 0 else np.iinfo(np.int32).min
+    want = [
+        [fill if (pos := _exact(int(i), policy)) is None else int(data[pos, col]) for col, i in enumerate(row)]
+        for row in indices.tolist()
+    ]
+    assert gather_multiaxis(data, indices, [0], policy=policy).tolist() == want
 
 
 def test_modulo_of_int64_max_is_exact_and_not_proportional_to_the_value() -> None:

@@ -191,3 +191,23 @@ def test_an_error_of_an_earlier_axis_in_a_later_block_is_reported_first(monkeypa
     indices[0, 1], indices[5, 0] = 7, 5
     with pytest.raises(IndexError, match=r"indices\[5, 0\] = 5 is out of range for axis 0 of size 3"):
         gather_multiaxis(np.zeros((3, 4)), indices, [0, 1])
+
+
+def test_a_block_gather_under_numpys_rule_is_one_numpy_take_of_the_callers_indices(monkeypatch) -> None:
+    """An embedding lookup under the ONNX policy (NumPy's raise rule) is one
+    ``np.take`` reading the caller's int64 indices themselves (no pass or
+    copy of ours); negatives wrap as NumPy's do, and an index it rejects
+    raises the reference's own error, naming its position."""
+    calls: list[Any] = []
+    real_take = np.take
+
+    def spy(a: Any, indices: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append((indices, kwargs))
+        return real_take(a, indices, *args, **kwargs)
+
+    monkeypatch.setattr(np, "take", spy)
+    table, ids = np.arange(12.0).reshape(4, 3), np.array([3, -1, 0, 2])
+    assert reference("onnx.Gather", table, ids).tolist() == real_take(table, ids, axis=0).tolist()
+    assert len(calls) == 1 and np.shares_memory(calls[0][0], ids) and calls[0][1].get("mode", "raise") == "raise"
+    with pytest.raises(IndexError, match=r"indices\[2, 0\] = 10 is out of range for axis 0 of size 4 \(valid: \[-4, 3\]\)"):
+        reference("onnx.Gather", table, np.array([0, -1, 10]))

@@ -250,7 +250,10 @@ def test_tensorflow_eager_and_xla_scripts_differ_in_their_mode(ran: dict[str, Ra
         for n in ("tensorflow", "tensorflow-xla")
     )
     assert "jit_compile=True" in xla.text and "jit_compile" not in eager.text
-    assert "observed: error InvalidArgumentError" in eager.stdout and "observed: value float64 [1] = [2.]" in xla.stdout
+    assert (
+        "observed: error (index out of range) InvalidArgumentError" in eager.stdout
+        and "observed: value float64 [1] = [2.]" in xla.stdout
+    )
 
 
 def test_small_inputs_are_literal_arrays_and_scripts_print_the_expected_and_observed_values(
@@ -306,3 +309,76 @@ def test_an_op_listed_without_a_unit_fails_when_the_oracle_is_built() -> None:
 def test_no_reproducer_for_a_case_the_oracle_does_not_run() -> None:
     with pytest.raises(ValueError, match="does not implement torch.gather"):
         ORACLES["numpy"].reproducer(_case("torch.gather", X, [0], dim=0), Outcome.returned(X[:1]))
+
+
+class OpFake(FrameworkOracle):
+    """A NumPy oracle whose one unit (``op``) is ``call``."""
+
+    def __init__(self, op: str, call: str) -> None:
+        from conformance.core.oracle import OracleInfo
+
+        info = OracleInfo("fake-unit", "numpy", np.__version__, "cpu", "eager", (op,))
+        super().__init__(info, NUMPY_PRELUDE, EAGER, [OpUnit(op, call)])
+
+
+def _tagged(op: str, data: Any, indices: Any, regime: str, **attrs: Any) -> Case:
+    from conformance.core.case import CaseTags
+
+    return Case(op, np.asarray(data), np.asarray(indices), attrs, CaseTags(regime, "int64", "float"))
+
+
+AS_FOUND = (
+    # (what the finding is, the fake's call, the case): what the campaign calls a finding, its script must reproduce
+    ("internal error", "1 // 0", _tagged("numpy.take", X, [5], "oob-above", axis=0, mode="raise")),
+    (
+        "wrong error (index error, expected shape or attribute error)",
+        "[][7]",  # IndexError: list index out of range, where the ranks differ
+        _tagged("numpy.take_along_axis", np.zeros((2, 3)), [0], "in-range", axis=1),
+    ),
+    ("shapes refused", "np.reshape(data, (7,))", _tagged("numpy.take", X, [1], "in-range", axis=0, mode="raise")),
+    (
+        "spec silent, observed policy wraps",  # the reference's value is the one candidate: the finding is the policy
+        "np.take(data, indices, axis=attrs['axis'])",
+        _tagged("onnx.Gather-1", X, [-1], "negative", axis=0),
+    ),
+    (
+        "spec silent, observed policy raises",
+        "np.take(data, np.array([9]), axis=attrs['axis'])",
+        _tagged("onnx.Gather-1", X, [-1], "negative", axis=0),
+    ),
+)
+
+
+@pytest.mark.parametrize(("finding", "call", "case"), AS_FOUND, ids=[f for f, _, _ in AS_FOUND])
+def test_a_campaign_script_reproduces_its_finding_whatever_the_error_class(
+    finding: str, call: str, case: Case, tmp_path: Path
+) -> None:
+    """Regression (issue 26): scripts called "both raised" agreement, so an internal error, an error of
+    another class and a shape refusal printed "not reproduced"; so did a ``spec silent`` policy (the
+    reference's value, or an error, is what the framework does there). A script judges with the
+    campaign's verdicts, printed into it, and names the expected and observed error class."""
+    from conformance.judge.judged import judged_alone, judgement
+    from conformance.judge.verdict import reference_outcome
+
+    oracle = OpFake(case.op, call)
+    (observed,) = oracle.run_many([case])
+    seen = judged_alone(case, oracle.info(), observed)
+    assert not seen.verdict.conforms and f": {finding}" in seen.signature().words(), seen.signature().words()
+    reproducer = oracle.reproducer(case, reference_outcome(case), observed, judgement(case, oracle.info(), observed))
+    (tmp_path / "elsewhere").mkdir()
+    path = save(reproducer, tmp_path / "script")
+    proc = subprocess.run(
+        [sys.executable, str(path)],
+        cwd=tmp_path / "elsewhere",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1 and lines[-1] == "REPRODUCED", proc.stdout + proc.stderr[-2000:]
+    assert f"judged: {seen.signature().words()}" in proc.stdout
+    if observed.error_class is not None:
+        assert f"observed: error ({observed.error_class}) {observed.error_type}: " in proc.stdout
+    if reference_outcome(case).error_class is not None:
+        assert f"expected: error ({reference_outcome(case).error_class}) " in proc.stdout

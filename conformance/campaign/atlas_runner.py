@@ -57,7 +57,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -179,6 +180,117 @@ def _sort_key(cell: AtlasCell, ops: Mapping[str, int], oracles: Mapping[str, int
     )
 
 
+def subset(pairs: Sequence[tuple[Probe, Case]], infos: Mapping[str, OracleInfo], limit: int | None) -> int:
+    """How many of ``pairs`` (in probe order) a short budget runs: whole
+    conditions, first to last, while their oracle runs stay within ``limit``
+    (None: all). Depends on the selection and the limit alone, never on the
+    machine, so that one budget gives one atlas subset.
+
+    >>> info = {"n": OracleInfo("n", "numpy", "1", "cpu", "eager", ("numpy.take",))}
+    >>> pairs, _ = _plan(["numpy.take"])
+    >>> subset(pairs, info, None) == len(pairs), 0 < subset(pairs, info, 60) < len(pairs), subset(pairs, info, 0)
+    (True, True, 0)
+    """
+    if limit is None:
+        return len(pairs)
+    runs, end = 0, 0
+    for k, (probe, case) in enumerate(pairs):
+        runs += sum(case.op in i.ops for i in infos.values())
+        last_of_condition = k + 1 == len(pairs) or pairs[k + 1][0].condition != probe.condition
+        if runs > limit:
+            break
+        if last_of_condition:
+            end = k + 1
+    return end
+
+
+@dataclass
+class AtlasRun:
+    """An atlas as it is built, condition by condition; safe to read from
+    another thread: :meth:`atlas` gives the cells so far (and, once
+    :meth:`freeze` is called, no cell is added any more)."""
+
+    oracles: Sequence[str]
+    seen: dict[CellKey, _Seen] = field(default_factory=dict)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    frozen: bool = False
+
+    def add(self, cell: AtlasCell) -> None:
+        with self.lock:
+            if self.frozen:
+                return
+            if cell.key not in self.seen:
+                self.seen[cell.key] = _Seen(cell, 1, [cell.behaviour], list(cell.roots))
+                return
+            s = self.seen[cell.key]
+            s.count += 1
+            s.behaviours.append(cell.behaviour)
+            s.roots += [r for r in cell.roots if r not in s.roots]
+            if s.shown.documented and not cell.documented:
+                s.shown = cell
+
+    def skip(self, pairs: Iterable[tuple[Probe, Case]], infos: Mapping[str, OracleInfo], why: str) -> None:
+        """Record the cells of ``pairs`` not run, and why."""
+        with self.lock:
+            keys = dict.fromkeys(
+                (p.condition, p.eq_class.value, c.op, name)
+                for p, c in pairs
+                for name, info in infos.items()
+                if c.op in info.ops
+            )
+            self.skipped += [
+                dict(zip(("condition", "eq_class", "op", "oracle"), k, strict=True)) | {"why": why}
+                for k in keys
+                if k not in self.seen
+            ]
+
+    def freeze(self) -> None:
+        """No more cells: what a stopped campaign writes is what there is now."""
+        with self.lock:
+            self.frozen = True
+
+    def atlas(self) -> Atlas:
+        with self.lock:
+            cells = [_finish(s) for s in self.seen.values()]
+            op_order = {s.key: i for i, s in enumerate(specs())}
+            oracle_order = {name: i for i, name in enumerate(self.oracles)}
+            ordered = sorted(cells, key=lambda c: _sort_key(c, op_order, oracle_order))
+            return Atlas(ordered, list(self.errors), list(self.skipped))
+
+
+def _conditions(pairs: Sequence[tuple[Probe, Case]]) -> Iterator[list[tuple[Probe, Case]]]:
+    """``pairs`` cut into runs of one condition each (probe order)."""
+    chunk: list[tuple[Probe, Case]] = []
+    for pair in pairs:
+        if chunk and pair[0].condition != chunk[-1][0].condition:
+            yield chunk
+            chunk = []
+        chunk.append(pair)
+    if chunk:
+        yield chunk
+
+
+def missing_cells(
+    atlas: Atlas, infos: Mapping[str, OracleInfo], ops: Iterable[str] | None, why: str
+) -> list[dict[str, Any]]:
+    """The cells an atlas over ``infos`` would have that ``atlas`` neither has
+    nor lists as skipped, as skipped cells (``why``: the reason).
+
+    >>> info = {"n": OracleInfo("n", "numpy", "1", "cpu", "eager", ("numpy.take",))}
+    >>> len(missing_cells(Atlas([]), info, ["numpy.take"], "stopped")) == len(expected_cells(info, ["numpy.take"]))
+    True
+    """
+    have = atlas.keys() | {(s["condition"], s["eq_class"], s["op"], s["oracle"]) for s in atlas.skipped}
+    keys = ("condition", "eq_class", "op", "oracle")
+    return [dict(zip(keys, k, strict=True)) | {"why": why} for k in sorted(expected_cells(infos, ops) - have)]
+
+
+SUBSET = "not in the subset a budget this short runs"
+"""Why a short budget's atlas skips a cell (the rest of the atlas, after the subset)."""
+
+
 def run_atlas(
     oracles: Sequence[Oracle],
     infos: Mapping[str, OracleInfo],
@@ -186,19 +298,49 @@ def run_atlas(
     *,
     timeout: float | None = None,
     sink: Sink | None = None,
+    limit: int | None = None,
+    halt: Callable[[], str | None] | None = None,
+    into: AtlasRun | None = None,
 ) -> Atlas:
-    """Every probe on every oracle (one batch per oracle, all at once), judged
-    and aggregated into cells (see the module docstring). ``ops`` restricts the
-    ops as a campaign's ``--ops`` does (names or keys); ``timeout`` is the
-    per-case limit for isolated oracles (default: their own). Some probes hang
-    some frameworks (``numpy.take(mode="wrap")`` on an int64 extreme loops for
+    """Every probe on every oracle, condition by condition (one batch per
+    oracle per condition, the oracles at once), judged and aggregated into
+    cells (see the module docstring). ``ops`` restricts the ops as a
+    campaign's ``--ops`` does (names or keys); ``timeout`` is the per-case
+    limit for isolated oracles (default: their own). Some probes hang some
+    frameworks (``numpy.take(mode="wrap")`` on an int64 extreme loops for
     ever), and each costs one time limit. ``sink`` receives every judged
-    probe case (with its probe). Never raises on a probe."""
+    probe case (with its probe). ``limit``: at most this many oracle runs, as
+    the whole first conditions (:func:`subset`; the rest is skipped, and
+    said so in :attr:`Atlas.skipped`); ``halt``, asked before each
+    condition, says why to stop there (a deadline, a signal) or None;
+    ``into`` receives the cells as they come. Never raises on a probe."""
     pairs, errors = _plan(ops)
-    batches = {o.name: [c for _, c in pairs if c.op in infos[o.name].ops] for o in oracles}
+    run = into if into is not None else AtlasRun([o.name for o in oracles])
+    run.errors += errors
+    end = subset(pairs, infos, limit)
     runners = [Limited(o, timeout) for o in oracles]
+    chunks = list(_conditions(pairs[:end]))
+    for n, chunk in enumerate(chunks):
+        why = halt() if halt is not None else None
+        if why:
+            run.skip([pair for rest in chunks[n:] for pair in rest], infos, why)
+            break
+        _run_chunk(chunk, oracles, runners, infos, sink, run)
+    run.skip(pairs[end:], infos, SUBSET)
+    return run.atlas()
+
+
+def _run_chunk(
+    pairs: Sequence[tuple[Probe, Case]],
+    oracles: Sequence[Oracle],
+    runners: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    sink: Sink | None,
+    run: AtlasRun,
+) -> None:
+    """One condition's probe cases on every oracle, judged into ``run``."""
+    batches = {o.name: [c for _, c in pairs if c.op in infos[o.name].ops] for o in oracles}
     answers = {name: iter(outcomes) for name, outcomes in run_on_all(runners, batches).items()}
-    seen: dict[CellKey, _Seen] = {}
     for probe, case in pairs:
         ref: Outcome | None = None
         values: PolicyValues | None = None
@@ -207,26 +349,13 @@ def run_atlas(
             ref, values = reference_outcome(case), PolicyValues(case)
         except Exception as exc:  # noqa: BLE001 - the reference failing on a probe is a harness error
             failed = f"reference raised {type(exc).__name__}: {exc}"
-            errors.append(_error(probe, case.op, exc))
+            run.errors.append(_error(probe, case.op, exc))
         for oracle in oracles:
             info = infos[oracle.name]
             if case.op not in info.ops:
                 continue
             got = next(answers.get(oracle.name, iter(())), None) or Outcome.protocol_error("no answer for this case")
-            cell = _judged(probe, case, info, got, ref, values, failed, sink)
-            if cell.key not in seen:
-                seen[cell.key] = _Seen(cell, 1, [cell.behaviour], list(cell.roots))
-                continue
-            s = seen[cell.key]
-            s.count += 1
-            s.behaviours.append(cell.behaviour)
-            s.roots += [r for r in cell.roots if r not in s.roots]
-            if s.shown.documented and not cell.documented:
-                s.shown = cell
-    cells = [_finish(s) for s in seen.values()]
-    op_order = {s.key: i for i, s in enumerate(specs())}
-    oracle_order = {o.name: i for i, o in enumerate(oracles)}
-    return Atlas(sorted(cells, key=lambda c: _sort_key(c, op_order, oracle_order)), errors)
+            run.add(_judged(probe, case, info, got, ref, values, failed, sink))
 
 
 def _finish(s: _Seen) -> AtlasCell:

@@ -11,6 +11,7 @@ signatures keep their first example as it was drawn.
 from __future__ import annotations
 
 import base64
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -30,7 +31,7 @@ from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import MismatchKind
-from conformance.judge.judged import Judged
+from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
@@ -48,11 +49,8 @@ def note_faults(sightings: Sightings, cc: ClassCase, judged: list[Judged]) -> No
     finding: it becomes a signature of its own (and is never run again: the
     isolated oracle remembers the case)."""
     for j in judged:
-        sig = j.signature() if not j.verdict.conforms else None
-        if sig is not None and j.outcome.kind in FAULTS and sig not in sightings.first:
-            sightings.first[sig] = First(cc, j, time.monotonic() - sightings.start)
-            sightings.counts[sig] += 1
-            sightings.raw += 1
+        if not j.verdict.conforms and j.outcome.kind in FAULTS:
+            sightings.fault(cc, j)
 
 
 def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings) -> Any:
@@ -122,18 +120,26 @@ def _sibling(j: Judged) -> dict[str, Any]:
 
 
 def reproducers(
-    case: Case, ref: Outcome, oracles: Sequence[Oracle], observed: Mapping[str, Outcome]
+    case: Case,
+    ref: Outcome,
+    oracles: Sequence[Oracle],
+    observed: Mapping[str, Outcome],
+    roots: Mapping[str, Signature] | None = None,
 ) -> tuple[dict[str, str], str | None]:
     """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along;
-    an oracle without 64-bit types expects what the reference gives on the inputs as it receives them."""
+    an oracle without 64-bit types expects what the reference gives on the inputs as it receives them.
+    Each script judges as the campaign does (:func:`~conformance.judge.judged.judgement`): it reproduces
+    while its oracle shows its root cause in ``roots`` (the finding's, for its own oracle), else the one
+    it showed here."""
     scripts: dict[str, str] = {}
     model = None
     for oracle in oracles:
-        received = narrowed(case) if oracle.info().bits == 32 else None  # what its framework documents it receives
+        info = oracle.info()
+        received = narrowed(case) if info.bits == 32 else None  # what its framework documents it receives
+        seen = observed.get(oracle.name)
+        verdicts = {} if seen is None else {"judgement": judgement(case, info, seen, (roots or {}).get(oracle.name))}
         try:
-            repro = oracle.reproducer(
-                case, reference_outcome(received) if received is not None else ref, observed.get(oracle.name)
-            )
+            repro = oracle.reproducer(case, reference_outcome(received) if received is not None else ref, seen, **verdicts)
         except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue
@@ -179,7 +185,7 @@ def make_finding(
     case = hit.case
     ref = reference_outcome(case)
     with_op = [o for o in oracles if op in infos[o.name].ops]
-    scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own})
+    scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own}, {sig.oracle: sig})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
     framework = infos[sig.oracle].framework
     conforming = {
@@ -272,7 +278,9 @@ def quick_finding(
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
-    scripts, model = reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}) if oracle else ({}, None)
+    scripts, model = (
+        reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else ({}, None)
+    )
     return Finding(
         sig,
         j.case,
@@ -296,11 +304,13 @@ def build_findings(
     *,
     shrink_end: float | None,
     progress: Progress,
+    halt: threading.Event | None = None,
 ) -> list[Finding]:
     """Every root cause of ``sightings`` as a finding, worst first (:func:`~conformance.judge.cost.user_cost`),
     then in order of first sighting
     (including crash/timeout signatures met while shrinking), the execution
-    modes of one framework merged (:func:`~conformance.results.finding.across_modes`)."""
+    modes of one framework merged (:func:`~conformance.results.finding.across_modes`); once ``halt``
+    is set, the rest keep their first example as they are."""
     sightings.settle()
     by_name = {o.name: o for o in oracles}
     findings: list[Finding] = []
@@ -311,7 +321,7 @@ def build_findings(
         )
         done.add(sig)
         try:
-            late = shrink_end is not None and time.monotonic() >= shrink_end
+            late = (shrink_end is not None and time.monotonic() >= shrink_end) or (halt is not None and halt.is_set())
             drawn = sig
             if sig.policy in (None, Behaviour.AMBIGUOUS) and sig.condition == BEYOND_INT32 and not late:
                 sig = built(sig, first, by_name[sig.oracle], infos, sightings)

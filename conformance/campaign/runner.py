@@ -13,8 +13,8 @@ a minimal reproducer, which becomes a :class:`~conformance.results.finding.Findi
 The harness never dies on a case: an exception anywhere in drawing,
 translating, the reference, judging or shrinking becomes a
 :class:`~conformance.results.finding.HarnessError` with its case, and the campaign
-goes on. A ``stop`` event (SIGINT, SIGTERM) stops drawing; what was found is
-written all the same.
+goes on. A ``stop`` event (SIGINT, SIGTERM), at any phase, ends the run
+within seconds; what was found is written all the same (see :func:`run_campaign`).
 
 >>> from conformance.core.oracle import Capabilities, OracleInfo
 
@@ -35,19 +35,31 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from conformance.campaign.atlas_runner import run_atlas
+from conformance.campaign.atlas_runner import AtlasRun, missing_cells, run_atlas
 from conformance.campaign.dispatch import evaluate
-from conformance.campaign.finding_builder import build_findings
-from conformance.campaign.settings import DRAW_SHARE, MAX_SHRINK_S, SHRINK_SHARE, Progress, Settings
+from conformance.campaign.finding_builder import build_findings, quick_finding
+from conformance.campaign.settings import (
+    ATLAS_SHARE,
+    DRAW_SHARE,
+    GRACE_S,
+    HARD_END_SHARE,
+    MAX_SHRINK_S,
+    PROBE_RUN_S,
+    SHRINK_SHARE,
+    WAIT_STEP_S,
+    Progress,
+    Settings,
+)
 from conformance.campaign.sightings import Sightings, harness_error
 from conformance.cases.class_case import ClassCase
 from conformance.cases.probes import probes
@@ -57,8 +69,10 @@ from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.vocabulary import DRAWN_LAYOUTS, RunStatus
 from conformance.execution.fanout import Limited
+from conformance.results.atlas import Atlas
+from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
-from conformance.results.stream import ResultStream
+from conformance.results.stream import Record, ResultStream
 from conformance.spec.plans import EqClass
 
 
@@ -183,6 +197,160 @@ def campaign_classes(infos: dict[str, Any], ops: Sequence[str] | None) -> list[E
     return [c for c in EqClass if any(s.key in covered for s in targets(c, ops))]
 
 
+Replay = Callable[[], Sequence[dict[str, Any]]]
+"""What the gate replays before a campaign (the baseline's reproducers), as JSON records."""
+
+
+@dataclass
+class _Work:
+    """The phases of a campaign (replay, atlas, drawing, shrinking), run in a
+    thread of their own so that the caller can stop waiting at once: on a
+    signal or at the budget's hard end it writes what :attr:`sightings` and
+    :attr:`atlas_run` hold by then (see :func:`run_campaign`)."""
+
+    oracles: Sequence[Oracle]
+    settings: Settings
+    infos: dict[str, OracleInfo]
+    sightings: Sightings
+    progress: Progress
+    halt: threading.Event
+    start: float
+    replay: Replay | None
+    out_dir: Path | None
+    phase: str = "starting"
+    replayed: list[dict[str, Any]] = field(default_factory=list)
+    atlas_run: AtlasRun | None = None
+    atlas: Atlas | None = None
+    atlas_s: float = 0.0
+    loop_s: float = 0.0
+    findings: list[Finding] | None = None
+    failure: BaseException | None = None
+
+    def __call__(self) -> None:
+        try:
+            self._phases()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, which raises it
+            self.failure = exc
+
+    def _phases(self) -> None:
+        settings, sightings, budget = self.settings, self.sightings, self.settings.budget_s
+        ops = list(settings.ops) if settings.ops else None
+        if self.replay is not None:
+            self.phase = "replay"
+            self.replayed = list(self.replay())
+            if sightings.stream:
+                for r in self.replayed:
+                    sightings.stream.record(Record.REPLAY, r)
+        if settings.atlas and not self.halt.is_set():
+            self.phase = "atlas"
+            self.progress.phase("probing", None)
+            self.atlas_run = AtlasRun([o.name for o in self.oracles])
+            atlas_end = None if budget is None else self.start + budget * ATLAS_SHARE
+            limit = None if budget is None else int(budget * ATLAS_SHARE / PROBE_RUN_S)
+
+            def why() -> str | None:
+                if self.halt.is_set():
+                    return CUT_SHORT
+                return ATLAS_TIME_UP if atlas_end is not None and time.monotonic() > atlas_end else None
+
+            self.atlas = run_atlas(
+                self.oracles,
+                self.infos,
+                ops,
+                timeout=settings.probe_timeout,
+                sink=sightings.add_probe,
+                limit=limit,
+                halt=why,
+                into=self.atlas_run,
+            )
+            sightings.error_all(self.atlas.errors)
+            if self.out_dir is not None:
+                self.atlas.save(self.out_dir / "atlas.json")
+        self.atlas_s = time.monotonic() - self.start
+        self.phase = "drawing"
+        self._draw(ops)
+        self.loop_s = time.monotonic() - self.start
+        # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more than MAX_SHRINK_S
+        shrink_end = (
+            time.monotonic() + min(MAX_SHRINK_S, self.loop_s / 4)
+            if budget is None
+            else self.start + budget * (DRAW_SHARE + SHRINK_SHARE)
+        )
+        if self.halt.is_set():
+            shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
+        self.phase = "shrinking"
+        self.progress.phase("shrinking", len(sightings.first))
+        # a shrink candidate may hang a framework where a probe did: the atlas's limit, not a drawn case's
+        builders = [Limited(o, settings.probe_timeout) for o in self.oracles] if settings.atlas else self.oracles
+        self.findings = build_findings(
+            sightings, builders, self.infos, settings, shrink_end=shrink_end, progress=self.progress, halt=self.halt
+        )
+        self.phase = "done"
+
+    def _draw(self, ops: list[str] | None) -> None:
+        settings, budget = self.settings, self.settings.budget_s
+        classes = campaign_classes(self.infos, ops)
+        draw_end = None if budget is None else self.start + budget * DRAW_SHARE
+        explicit = {c: seeds(c) if settings.atlas else [] for c in classes}
+        self.progress.phase(
+            "drawing",
+            None if budget is not None else settings.per_class() * len(classes) + sum(map(len, explicit.values())),
+        )
+        for n, eq_class in enumerate(classes):
+            if self.halt.is_set():
+                break
+            now = time.monotonic()
+            slot_end = None if draw_end is None else now + (draw_end - now) / (len(classes) - n)
+            run = _ClassRun(
+                self.oracles, self.infos, ops, self.sightings, self.progress, self.halt, slot_end, settings.shard
+            )
+            try:
+                _drive(
+                    run, eq_class, seed=settings.seed, max_examples=settings.per_class(), examples=explicit[eq_class]
+                )
+            except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
+                self.sightings.error(harness_error(f"draw {eq_class.value}", exc, None))
+
+
+CUT_SHORT = "the run was cut short"
+"""Why the atlas cells after a stop (or the budget's hard end) were not run."""
+ATLAS_TIME_UP = "the atlas's share of the budget ran out"
+"""Why the atlas cells after its deadline were not run."""
+
+
+def _wait(
+    thread: threading.Thread, work: _Work, stop: threading.Event, hard_end: float | None
+) -> dict[str, str] | None:
+    """Wait for the campaign's ``work``; on ``stop`` or past ``hard_end``, ask
+    it to halt and give it :data:`GRACE_S` more. What cut the run short
+    (``by``: ``"signal"`` or ``"budget"``) and in which ``phase``, or None
+    if it ran to its end."""
+    while thread.is_alive():
+        by = "signal" if stop.is_set() else "budget" if hard_end is not None and time.monotonic() >= hard_end else None
+        if by is not None:
+            phase = work.phase
+            work.halt.set()
+            thread.join(GRACE_S)
+            return {"by": by, "phase": phase}
+        thread.join(WAIT_STEP_S)
+    return {"by": "signal", "phase": "done"} if stop.is_set() else None
+
+
+def _unfinished(work: _Work) -> list[Finding]:
+    """The findings of a campaign whose work thread did not finish: those
+    built so far, then every other signature's first example as it was found
+    (no oracle is asked for anything: they may be busy)."""
+    sightings = work.sightings
+    sightings.freeze()
+    built = dict(sightings.built)
+    rest = [
+        quick_finding(sig, first, None, sightings.counts[sig], work.settings.seed)
+        for sig, first in sorted(sightings.first.items(), key=lambda kv: kv[1].seconds)
+        if sig not in built
+    ]
+    return list(built.values()) + rest
+
+
 def run_campaign(
     oracles: Sequence[Oracle],
     settings: Settings | None = None,
@@ -192,67 +360,64 @@ def run_campaign(
     progress: Progress | None = None,
     stop: threading.Event | None = None,
     started: float | None = None,
+    replay: Replay | None = None,
 ) -> RunResult:
     """Run a campaign (see the module docstring); with ``out_dir``, stream
     ``results.jsonl`` there while running and write ``results.json`` at the end.
     ``started`` (a :func:`time.monotonic` value, default now) is when the
     budget's clock started: the command's start, so that starting the
-    oracles' workers counts too."""
+    oracles' workers counts too. ``replay``, called first, gives the
+    baseline entries the gate replays (:meth:`conformance.gate.replay.Replayed.to_json`):
+    streamed and kept in the result, so that the stream gives the gate's verdict too.
+
+    A ``stop`` (SIGINT, SIGTERM), or the budget's hard end
+    (:data:`~conformance.campaign.settings.HARD_END_SHARE` of it, the grace included), ends the
+    run within :data:`~conformance.campaign.settings.GRACE_S` seconds
+    whatever the phase: the result holds what was found so far, the atlas
+    cells run so far (the others listed as skipped), and
+    ``figures["cut_short"]`` says by what and in which phase."""
     start = time.monotonic() if started is None else started
     settings = settings or Settings()
     stop = stop or threading.Event()
     progress = progress or _Quiet()
     infos = {o.name: o.info() for o in oracles}
-    ops = list(settings.ops) if settings.ops else None
-    classes = campaign_classes(infos, ops)
     budget = settings.budget_s
-    draw_end = None if budget is None else start + budget * DRAW_SHARE
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     stream = ResultStream.create(out_dir / "results.jsonl") if out_dir is not None else None
     run_facts = (facts or {}) | {"oracles": {n: i.to_json() for n, i in infos.items()}}
     if stream:
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
-    sightings = Sightings(start, stream)
-    atlas = None
-    if settings.atlas and not stop.is_set():
-        progress.phase("probing", None)
-        atlas = run_atlas(oracles, infos, ops, timeout=settings.probe_timeout, sink=sightings.add_probe)
-        sightings.error_all(atlas.errors)
-        if out_dir is not None:
-            atlas.save(out_dir / "atlas.json")
-    atlas_s = time.monotonic() - start
-    explicit = {c: seeds(c) if settings.atlas else [] for c in classes}
-    progress.phase(
-        "drawing",
-        None if budget is not None else settings.per_class() * len(classes) + sum(map(len, explicit.values())),
+    work = _Work(
+        oracles, settings, infos, Sightings(start, stream), progress, threading.Event(), start, replay, out_dir
     )
-    for n, eq_class in enumerate(classes):
-        if stop.is_set():
-            break
-        slot_end = None if draw_end is None else time.monotonic() + (draw_end - time.monotonic()) / (len(classes) - n)
-        run = _ClassRun(oracles, infos, ops, sightings, progress, stop, slot_end, settings.shard)
-        try:
-            _drive(run, eq_class, seed=settings.seed, max_examples=settings.per_class(), examples=explicit[eq_class])
-        except Exception as exc:  # noqa: BLE001 - a strategy bug ends this class, not the run
-            sightings.error(harness_error(f"draw {eq_class.value}", exc, None))
-    loop_s = time.monotonic() - start
-    # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more than MAX_SHRINK_S
-    shrink_end = (
-        time.monotonic() + min(MAX_SHRINK_S, loop_s / 4)
-        if budget is None
-        else start + budget * (DRAW_SHARE + SHRINK_SHARE)
-    )
-    if stop.is_set():
-        shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
-    progress.phase("shrinking", len(sightings.first))
-    # a shrink candidate may hang a framework where a probe did: the atlas's limit, not a drawn case's
-    builders = [Limited(o, settings.probe_timeout) for o in oracles] if settings.atlas else oracles
-    findings = build_findings(sightings, builders, infos, settings, shrink_end=shrink_end, progress=progress)
+    thread = threading.Thread(target=work, name="campaign", daemon=True)
+    thread.start()
+    cause = _wait(thread, work, stop, None if budget is None else start + budget * HARD_END_SHARE - GRACE_S)
+    if work.failure is not None:
+        raise work.failure
+    sightings = work.sightings
+    atlas = work.atlas
+    if thread.is_alive():  # cut short mid-phase: what there is now
+        findings = _unfinished(work)
+        if work.atlas_run is not None:
+            work.atlas_run.freeze()
+            atlas = work.atlas_run.atlas()
+            atlas.skipped += missing_cells(atlas, infos, settings.ops, CUT_SHORT)
+            if out_dir is not None:
+                atlas.save(out_dir / "atlas.json")
+    else:
+        findings = work.findings or []
     total_s = time.monotonic() - start
+    loop_s = work.loop_s or total_s
     broken = {o.name: reason for o in oracles if (reason := _broken(o))}
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
+    figures = sightings.figures(loop_s, total_s, findings, work.atlas_s if atlas else 0.0)
+    if atlas:
+        figures |= atlas_figures(atlas)
+    if cause is not None:
+        figures["cut_short"] = cause
     result = RunResult(
         facts=run_facts,
         seed=settings.seed,
@@ -262,18 +427,29 @@ def run_campaign(
         matrix=sightings.matrix,
         findings=findings,
         raw_discrepancies=sightings.raw,
-        figures=sightings.figures(loop_s, total_s, findings, atlas_s if atlas else 0.0)
-        | ({"atlas_cells": len(atlas.cells)} if atlas else {}),
+        figures=figures,
         harness_errors=list(sightings.errors),
         status=RunStatus.INTERRUPTED if stop.is_set() else RunStatus.COMPLETE,
         dtype_support=sightings.dtypes.to_json(),
+        replay=work.replayed,
     )
     if stream:
+        sightings.freeze()
         stream.end(seconds=result.seconds, status=result.status)
         stream.close()
     if out_dir is not None:
         result.save(out_dir / "results.json")
     return result
+
+
+def atlas_figures(atlas: Atlas) -> dict[str, Any]:
+    """The atlas in the run's figures: cells run, cells skipped and why.
+
+    >>> atlas_figures(Atlas([], [], [{"why": "budget"}, {"why": "budget"}]))
+    {'atlas_cells': 0, 'atlas_skipped_cells': 2, 'atlas_skipped': {'budget': 2}}
+    """
+    why = Counter(str(s.get("why")) for s in atlas.skipped)
+    return {"atlas_cells": len(atlas.cells), "atlas_skipped_cells": len(atlas.skipped), "atlas_skipped": dict(why)}
 
 
 __all__ = ["run_campaign"]

@@ -21,9 +21,40 @@ findings keep their first example): no seed can make a run shrink for ever."""
 PROBE_TIMEOUT_S = 5.0
 """Per-case time limit of the probe atlas (a few probes hang some frameworks for good)."""
 DRAW_SHARE, SHRINK_SHARE = 0.6, 0.22
-"""Of a time budget: drawing gets the first 60% (the oracles' start-up
-included), shrinking the next 22%; past that, findings keep their first
-example, and the rest is for writing the report."""
+"""Of a time budget: drawing gets the first 60% (the oracles' start-up and
+the atlas included), shrinking the next 22%; past that, findings keep their
+first example, and the rest is for writing the report."""
+STARTUP_SHARE = 0.25
+"""Of a time budget: oracles whose workers have not started by then are left
+out of the run (and named), so that a slow start cannot eat the budget."""
+ATLAS_SHARE = 0.3
+"""Of a time budget: the probe atlas ends by then (start-up included)."""
+PROBE_RUN_S = 0.01
+"""What a budget assumes one probe case on one oracle costs, to choose the
+atlas subset a short budget runs (whole conditions, first to last: the same
+subset for the same budget on any machine); a slow machine that still runs
+past the atlas's share skips the rest of it, and says so."""
+HARD_END_SHARE = 0.85
+"""Of a time budget: whatever phase the run is in then, it is cut short and
+written (the rest is for the report and the exit)."""
+GRACE_S = 1.0
+"""Seconds a stopped campaign's work gets to come to a stop on its own before
+what was found so far is written without it."""
+WAIT_STEP_S = 0.1
+"""How often the campaign's caller looks at the stop event and the clock."""
+MIN_BUDGET_S, MIN_BUDGET_PER_ORACLE_S = 20.0, 2.0
+"""The shortest budget worth running: this much for the atlas's first
+conditions, drawing and the report, plus this much per oracle to start its
+worker (a shorter one is refused before any work, naming the minimum)."""
+
+
+def min_budget(oracles: int) -> float:
+    """The shortest meaningful ``--budget`` for a campaign on ``oracles`` oracles.
+
+    >>> min_budget(1), min_budget(10)
+    (22.0, 40.0)
+    """
+    return MIN_BUDGET_S + MIN_BUDGET_PER_ORACLE_S * oracles
 
 
 @dataclass(frozen=True)

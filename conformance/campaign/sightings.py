@@ -10,6 +10,7 @@ results stream as it happens.
 
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 from collections import Counter
@@ -57,9 +58,27 @@ class Sightings:
     errors: list[HarnessError] = field(default_factory=list)
     raw: int = 0
     drawn: int = 0
+    built: dict[Signature, Finding] = field(default_factory=dict)
+    """The findings built so far (:meth:`finding`), by signature."""
+    frozen: bool = False
+    """Set by :meth:`freeze`: nothing is counted or streamed any more."""
+    settled: bool = False
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    def freeze(self) -> None:
+        """Count nothing more (a campaign cut short writes what there is now,
+        while its work thread may still be running): settle, then freeze."""
+        with self._lock:
+            self._settle()
+            self.frozen = True
 
     def add(self, cc: ClassCase, judged: list[Judged], *, drawn: bool = True) -> None:
         """Count one drawn case's judgements and stream them."""
+        with self._lock:
+            if not self.frozen:
+                self._add(cc, judged, drawn)
+
+    def _add(self, cc: ClassCase, judged: list[Judged], drawn: bool) -> None:
         self.drawn += drawn
         verdicts = []
         for j in judged:
@@ -114,10 +133,25 @@ class Sightings:
                 },
             )
 
+    def fault(self, cc: ClassCase, j: Judged) -> None:
+        """Record, once, a crash or timeout met while shrinking (a signature of its own)."""
+        with self._lock:
+            sig = j.signature()
+            if self.frozen or sig in self.first:
+                return
+            self.first[sig] = First(cc, j, time.monotonic() - self.start)
+            self.counts[sig] += 1
+            self.raw += 1
+
     def rename(self, old: Signature, new: Signature, first: First) -> None:
         """Move ``old``'s sightings to ``new`` (an ambiguous behaviour named on
         a discriminating example): counts and variants add up; ``new`` keeps
         its own first sighting if it had one, else ``first``."""
+        with self._lock:
+            if not self.frozen:
+                self._rename(old, new, first)
+
+    def _rename(self, old: Signature, new: Signature, first: First) -> None:
         self.counts[new] += self.counts.pop(old, 0)
         self.variants.setdefault(new, Counter()).update(self.variants.pop(old, Counter()))
         self.first.pop(old, None)
@@ -127,10 +161,18 @@ class Sightings:
         """Move the sightings of behaviours one example cannot name to the root
         cause they belong to (:func:`~conformance.judge.rootcause.merged_into`), once
         drawing has ended."""
+        with self._lock:
+            if not self.frozen:
+                self._settle()
+
+    def _settle(self) -> None:
+        if self.settled:
+            return
+        self.settled = True
         for sig, first in sorted(self.first.items(), key=lambda kv: kv[1].seconds):
             target = merged_into(sig, first.judged.words(), self.first)
             if target is not None:
-                self.rename(sig, target, first)
+                self._rename(sig, target, first)
 
     def error_all(self, errors: list[dict[str, Any]]) -> None:
         """Record the atlas's harness errors (a probe the suite could not translate or judge)."""
@@ -140,13 +182,20 @@ class Sightings:
             )
 
     def error(self, error: HarnessError) -> None:
-        self.errors.append(error)
-        if self.stream:
-            self.stream.record(Record.HARNESS_ERROR, error.to_json())
+        with self._lock:
+            if self.frozen:
+                return
+            self.errors.append(error)
+            if self.stream:
+                self.stream.record(Record.HARNESS_ERROR, error.to_json())
 
     def finding(self, finding: Finding) -> None:
-        if self.stream:
-            self.stream.record(Record.FINDING, finding.to_json())
+        with self._lock:
+            if self.frozen:
+                return
+            self.built[finding.signature] = finding
+            if self.stream:
+                self.stream.record(Record.FINDING, finding.to_json())
 
     def figures(self, loop_s: float, total_s: float, findings: list[Finding], atlas_s: float = 0.0) -> dict[str, Any]:
         """Throughput, collapse and times to first find. ``loop_s`` runs from

@@ -17,13 +17,20 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from conformance.campaign.dispatch import close_all
 from conformance.campaign.runner import run_campaign
-from conformance.campaign.settings import Settings
+from conformance.campaign.settings import (
+    MIN_BUDGET_PER_ORACLE_S,
+    MIN_BUDGET_S,
+    PROBE_TIMEOUT_S,
+    STARTUP_SHARE,
+    Settings,
+    min_budget,
+)
 from conformance.cli.console import closing_summary, progress_for
 from conformance.cli.selection import (
     GATE_FAILS,
@@ -58,6 +65,15 @@ from conformance.upgrade.verdict import exit_status
 RUN_ARTIFACTS = ("results.json", "results.jsonl")
 """Files the campaign writes into its folder (the report clears its own)."""
 
+
+NO_ATLAS_IN_PROCESS = (
+    "the probe atlas is not run (some probes hang frameworks, and only an oracle in a worker process can be stopped); "
+    "drawn cases only"
+)
+"""What ``--in-process`` says about the atlas (on the console and in the run's facts)."""
+
+CLOSE_WAIT_S = 0.5
+"""After a stop, how long closing the oracles may hold up the exit."""
 
 BUDGET_TIMEOUT_SHARE = 0.05
 """With ``--budget``, the per-case timeout is at most this share of it."""
@@ -98,6 +114,8 @@ def plan_campaign(
     positive("--max-examples", max_examples, integer=True)
     positive("--budget", budget)
     positive("--timeout", timeout)
+    if oracles:  # the minimum budget is known before any framework is imported
+        _budget_fits(budget, len(dict.fromkeys(oracles)))
     shard_pair = parse_shard(shard)
     chosen_ops = select_ops(ops)
     writable_dir("--out", out)
@@ -109,12 +127,37 @@ def plan_campaign(
     names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
-    settings = Settings(
-        seed=seed, max_examples=max_examples, budget_s=budget, ops=chosen_ops, shard=shard_pair, atlas=not in_process
-    )
+    _budget_fits(budget, len(names))
+    probe_timeout = PROBE_TIMEOUT_S
     if budget is not None:  # one hang may not eat the budget: a case gets at most 5% of it
         timeout = min(timeout, max(budget * BUDGET_TIMEOUT_SHARE, 1.0))
+        probe_timeout = min(probe_timeout, timeout)
+    settings = Settings(
+        seed=seed,
+        max_examples=max_examples,
+        budget_s=budget,
+        ops=chosen_ops,
+        shard=shard_pair,
+        atlas=not in_process,
+        probe_timeout=probe_timeout,
+    )
     return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
+
+
+def _budget_fits(budget: float | None, oracles: int) -> None:
+    """Refuse a budget too short for anything meaningful, naming the minimum.
+
+    >>> _budget_fits(20, 1)
+    Traceback (most recent call last):
+    ...
+    conformance.cli.selection.UsageError: --budget: 20 s is too short for anything meaningful on 1 oracle(s); the minimum is 22 s (20 s for the atlas's first conditions, drawing and the report, plus 2 s per oracle to start its worker)
+    """
+    if budget is not None and budget < min_budget(oracles):
+        raise UsageError(
+            f"--budget: {budget:g} s is too short for anything meaningful on {oracles} oracle(s); the minimum is "
+            f"{min_budget(oracles):g} s ({MIN_BUDGET_S:g} s for the atlas's first conditions, drawing and the "
+            f"report, plus {MIN_BUDGET_PER_ORACLE_S:g} s per oracle to start its worker)"
+        )
 
 
 def clean(out: Path) -> None:
@@ -126,32 +169,104 @@ def clean(out: Path) -> None:
     clear_outputs(out)
 
 
-def _load_oracles(plan: CampaignPlan) -> list[Oracle]:
-    """The planned oracles, their workers started at once (each imports its framework)."""
-    with ThreadPoolExecutor(max_workers=max(len(plan.oracles), 1)) as pool:
-        started = pool.map(lambda n: registry.get(n, isolated=not plan.in_process, timeout=plan.timeout), plan.oracles)
-        return [cast(Oracle, o) for o in started]
+def _load_oracles(plan: CampaignPlan, deadline: float | None = None) -> tuple[list[Oracle], list[str]]:
+    """The planned oracles, their workers started at once (each imports its
+    framework), and the names of those not started by ``deadline`` (a
+    :func:`time.monotonic` value; a budget's start-up share): the campaign
+    goes on without them (their workers, if they start later, die with this process)."""
+    got: dict[str, Oracle] = {}
+    failed: list[BaseException] = []
+    too_late, lock = threading.Event(), threading.Lock()
+
+    def start(name: str) -> None:
+        try:
+            oracle = cast(Oracle, registry.get(name, isolated=not plan.in_process, timeout=plan.timeout))
+        except BaseException as exc:  # noqa: BLE001 - raised below, in the caller's thread
+            failed.append(exc)
+            return
+        with lock:
+            got[name] = oracle
+            late = too_late.is_set()
+        if late:  # left out: its worker is not kept waiting
+            close_all([oracle])
+
+    threads = [threading.Thread(target=start, args=(n,), name=f"start-{n}", daemon=True) for n in plan.oracles]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+    with lock:
+        too_late.set()
+        ready = dict(got)
+    if failed:
+        raise failed[0]
+    return [ready[n] for n in plan.oracles if n in ready], [n for n in plan.oracles if n not in ready]
 
 
-def campaign(plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] | None = None) -> RunResult:
+def campaign(
+    plan: CampaignPlan, stop: threading.Event, entries: list[bl.Entry] | None = None, started: float | None = None
+) -> RunResult:
     """Run the planned campaign into ``plan.out`` with a progress display;
-    with baseline ``entries``, their reproducers are replayed first (the gate)."""
-    started = time.monotonic()
+    with baseline ``entries``, their reproducers are replayed first (the gate).
+    ``started``: when the budget's clock started (default now)."""
+    started = time.monotonic() if started is None else started
     if plan.missing:
         print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
     clean(plan.out)
     facts: dict[str, Any] = {**run_facts(), "missing": plan.missing, "case_timeout_s": plan.timeout}
+    if plan.in_process:
+        print(f"--in-process: {NO_ATLAS_IN_PROCESS}", file=sys.stderr)
+        facts["atlas"] = f"not run: {NO_ATLAS_IN_PROCESS}"
     progress = progress_for(sys.stderr, plan.settings.budget_s)
-    oracles = _load_oracles(plan)
-    try:
-        replayed = [r.to_json() for r in replay(entries, oracles)] if entries else []
-        result = run_campaign(
-            oracles, plan.settings, out_dir=plan.out, facts=facts, progress=progress, stop=stop, started=started
+    budget = plan.settings.budget_s
+    oracles, late = _load_oracles(plan, None if budget is None else started + budget * STARTUP_SHARE)
+    if late:
+        print(
+            f"not started within the budget's start-up share: {', '.join(late)} (the run goes on without)",
+            file=sys.stderr,
         )
-        return replace(result, replay=replayed)
+        facts["not_started"] = late
+    try:
+        result = run_campaign(
+            oracles,
+            plan.settings,
+            out_dir=plan.out,
+            facts=facts,
+            progress=progress,
+            stop=stop,
+            started=started,
+            replay=(lambda: [r.to_json() for r in replay(entries, oracles)]) if entries else None,
+        )
     finally:
         progress.close()
-        close_all(oracles)
+        _close(oracles, wait=not stop.is_set())
+    say_cut_short(result)
+    return result
+
+
+def _close(oracles: list[Oracle], *, wait: bool) -> None:
+    """Stop the oracles' workers; after a stop, without waiting for one still
+    busy with the abandoned work (workers die with this process)."""
+    closing = threading.Thread(target=close_all, args=(oracles,), name="close-oracles", daemon=True)
+    closing.start()
+    closing.join(None if wait else CLOSE_WAIT_S)
+
+
+def say_cut_short(result: RunResult) -> None:
+    """On the console: the atlas cells skipped (a short budget, a stop) and a run cut short."""
+    skipped = result.figures.get("atlas_skipped") or {}
+    if skipped:
+        whys = "; ".join(f"{n} {why}" for why, n in skipped.items())
+        print(
+            f"atlas: {result.figures.get('atlas_cells', 0)} cells run, {sum(skipped.values())} skipped ({whys}); "
+            "atlas.json lists them",
+            file=sys.stderr,
+        )
+    cut = result.figures.get("cut_short")
+    if cut:
+        print(
+            f"run cut short by the {cut['by']} during {cut['phase']}: what was found so far is written", file=sys.stderr
+        )
 
 
 def _entries(baseline: Path | None) -> list[bl.Entry]:
@@ -186,22 +301,34 @@ def _finish(
     return annotated, problems
 
 
-def run(plan: CampaignPlan, *, stop: threading.Event) -> int:
+def run(plan: CampaignPlan, *, stop: threading.Event, started: float | None = None) -> int:
     """``run``: campaign, findings marked known/new, report. 0 unless the tool fails."""
-    _finish(campaign(plan, stop), None, plan.out, None)
+    _finish(campaign(plan, stop, started=started), None, plan.out, None)
     return OK
 
 
-def check(plan: CampaignPlan, *, stop: threading.Event, baseline: Path | None, junit: Path | None) -> int:
+def check(
+    plan: CampaignPlan,
+    *,
+    stop: threading.Event,
+    baseline: Path | None,
+    junit: Path | None,
+    started: float | None = None,
+) -> int:
     """``check``: the campaign, then the gate: 1 on any problem."""
     entries = _entries(baseline)  # a bad baseline fails before any work
-    _, problems = _finish(campaign(plan, stop, entries), baseline, plan.out, junit)
+    _, problems = _finish(campaign(plan, stop, entries, started), baseline, plan.out, junit)
     return _verdict(problems)
 
 
 def _verdict(problems: list[GateProblem]) -> int:
     print(f"gate: {'FAIL' if problems else 'pass'} ({len(problems)} problems against the baseline)")
     return GATE_FAILS if problems else OK
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether :func:`load_results` reads ``path`` from a ``results.jsonl`` (no statuses in it)."""
+    return path.suffix == ".jsonl" or (path.is_dir() and not (path / "results.json").exists())
 
 
 def load_results(path: Path) -> RunResult:
@@ -229,15 +356,28 @@ def check_saved(results: Path, *, baseline: Path | None, junit: Path | None) -> 
 def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
     """``report``: merge shards (or compare two runs) into a report in ``out``."""
     from conformance.report import build_report, load_atlases
+    from conformance.report.runs import shard_problem
 
-    runs = [load_results(p) for p in paths]
-    if compare and len(runs) != 2:
-        raise UsageError(f"--compare: needs exactly two runs, got {len(runs)}")
+    if compare and len(paths) != 2:
+        raise UsageError(f"--compare: needs exactly two runs, got {len(paths)}")
     writable_dir("--out", out)
+    runs = [load_results(p) for p in paths]
+    if not compare:
+        same = {p.resolve(): p for p in paths}
+        labels = [str(same[p.resolve()]) for p in paths]  # one path, one name: a run given twice is seen as such
+        problem = shard_problem(runs, labels)
+        if problem:
+            raise UsageError(f"report: {problem}")
+    if any(map(_is_stream, paths)):  # a killed run's stream: the statuses `run` gives them
+        entries = bl.load()
+        runs = [bl.annotated(r, entries) if _is_stream(p) else r for r, p in zip(runs, paths, strict=True)]
     try:
-        return build_report(runs, out, compare=compare, atlases=load_atlases(paths))
+        index = build_report(runs, out, compare=compare, atlases=load_atlases(paths))
     except ValueError as exc:  # shards that are not of one run
         raise UsageError(str(exc)) from None
+    if not compare:  # the folder is a run folder too: `check --results` and `report` take it
+        RunResult.load(out / "findings.json").save(out / "results.json")
+    return index
 
 
 def describe_oracles() -> str:

@@ -19,16 +19,18 @@ the tool itself failed.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError
+from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError, writable_file
 from conformance.spec.catalog import specs
 
 
@@ -42,8 +44,24 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+CAMPAIGN_DEFAULTS: dict[str, Any] = {
+    "seed": 0,
+    "max_examples": None,
+    "budget": None,
+    "timeout": 20.0,
+    "ops": None,
+    "oracles": None,
+    "allow_missing": False,
+    "shard": "0/1",
+    "in_process": False,
+    "out": Path("reports"),
+}
+"""What a campaign option means when it is not given (the parser leaves it
+None, so that a mode that runs no campaign can tell that it was given)."""
+
+
 def _campaign_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0: deterministic)")
+    p.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default 0: deterministic)")
     p.add_argument(
         "--max-examples",
         type=int,
@@ -51,17 +69,56 @@ def _campaign_options(p: argparse.ArgumentParser) -> None:
         help="examples per equivalence class (default 60, or unlimited with --budget)",
     )
     p.add_argument(
-        "--budget", type=float, default=None, help="bound on the whole run in seconds, shrinking and report included"
+        "--budget",
+        type=float,
+        default=None,
+        help="bound on the whole run in seconds, oracle start-up, atlas, shrinking and report included "
+        "(a short one runs part of the atlas and says which cells it skipped)",
     )
-    p.add_argument("--timeout", type=float, default=20.0, help="seconds one case may take on an oracle (default 20)")
-    p.add_argument("--ops", nargs="+", default=None, metavar="OP", help="catalog ops, op names or globs (default: all)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds one case may take on an oracle (default 20)")
     p.add_argument(
-        "--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: every one available)"
+        "--ops",
+        nargs="+",
+        action="extend",
+        default=None,
+        metavar="OP",
+        help="catalog ops, op names or globs (default: all; repeated --ops add up)",
     )
-    p.add_argument("--allow-missing", action="store_true", help="go on when an installed framework fails to import")
-    p.add_argument("--shard", default="0/1", help="i/n: judge every n-th drawn case, starting at i (default 0/1)")
-    p.add_argument("--in-process", action="store_true", help="run oracles in this process (faster, no crash isolation)")
-    p.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default: reports)")
+    p.add_argument(
+        "--oracles",
+        nargs="+",
+        action="extend",
+        default=None,
+        metavar="NAME",
+        help="oracles to run (default: every one available; repeated --oracles add up)",
+    )
+    p.add_argument(
+        "--allow-missing", action="store_true", default=None, help="go on when an installed framework fails to import"
+    )
+    p.add_argument("--shard", default=None, help="i/n: judge every n-th drawn case, starting at i (default 0/1)")
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        default=None,
+        help="run oracles in this process (faster, no crash isolation, and no probe atlas: some probes hang "
+        "frameworks, and only a worker process can be stopped)",
+    )
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: reports)")
+
+
+def given_campaign_options(args: argparse.Namespace) -> list[str]:
+    """The campaign options given on the command line, as their flags.
+
+    >>> given_campaign_options(parser().parse_args(["check", "--seed", "0", "--ops", "numpy.take"]))
+    ['--seed', '--ops']
+    """
+    return ["--" + k.replace("_", "-") for k in CAMPAIGN_DEFAULTS if getattr(args, k, None) is not None]
+
+
+def with_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with every campaign option not given set to its default."""
+    filled = {k: d if getattr(args, k, None) is None else getattr(args, k) for k, d in CAMPAIGN_DEFAULTS.items()}
+    return argparse.Namespace(**(vars(args) | filled))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -180,8 +237,9 @@ def format_catalog() -> str:
 
 @contextmanager
 def _stop_on_signals() -> Iterator[threading.Event]:
-    """SIGINT and SIGTERM set the event (the campaign stops drawing and writes
-    what it has); a second SIGINT interrupts at once."""
+    """SIGINT and SIGTERM set the event: the campaign, whatever its phase,
+    stops within seconds and writes what it has (the process then exits at
+    once); a second SIGINT interrupts at once."""
     stop = threading.Event()
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
 
@@ -200,7 +258,7 @@ def _stop_on_signals() -> Iterator[threading.Event]:
             signal.signal(s, h)
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace, started: float) -> int:
     from conformance.cli import commands
 
     if args.command == "ops":
@@ -230,8 +288,17 @@ def _dispatch(args: argparse.Namespace) -> int:
             constraints=args.constraints,
             rebuild=args.rebuild,
         )
+    if args.command == "check" and args.junit is not None:
+        writable_file("--junit", args.junit)
     if args.command == "check" and args.results is not None:
+        ignored = given_campaign_options(args)
+        if ignored:
+            raise UsageError(
+                f"{ignored[0]}: check --results gates saved results and runs no campaign, so {', '.join(ignored)} "
+                "would be ignored; drop it, or run `check` without --results"
+            )
         return commands.check_saved(args.results, baseline=args.baseline, junit=args.junit)
+    args = with_defaults(args)
     plan = commands.plan_campaign(
         seed=args.seed,
         max_examples=args.max_examples,
@@ -246,14 +313,21 @@ def _dispatch(args: argparse.Namespace) -> int:
     )
     with _stop_on_signals() as stop:
         if args.command == "run":
-            return commands.run(plan, stop=stop)
-        return commands.check(plan, stop=stop, baseline=args.baseline, junit=args.junit)
+            code = commands.run(plan, stop=stop, started=started)
+        else:
+            code = commands.check(plan, stop=stop, baseline=args.baseline, junit=args.junit, started=started)
+        if stop.is_set():  # what was found is written: leave now, not after a worker still busy with the rest
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.monotonic()  # the budget's clock: checking the arguments and starting the oracles count too
     args = parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        return _dispatch(args, started)
     except UsageError as exc:
         print(f"gather-conformance {args.command}: error: {exc}", file=sys.stderr)
         return USAGE

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from conformance.core.case import Case, CaseLike
+from conformance.core.judgement import Judgement
 from conformance.core.outcome import Outcome
 
 
@@ -102,7 +103,9 @@ class InProcessOracle(Protocol):
 
     def run_in_process(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Outcome: ...
 
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer: ...
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer: ...
 
 
 class Oracle(Protocol):
@@ -122,4 +125,6 @@ class Oracle(Protocol):
         seconds (honoured only by a ``bounded`` oracle; None: its own default)."""
         ...
 
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer: ...
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer: ...

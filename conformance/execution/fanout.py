@@ -25,6 +25,7 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from conformance.core.case import Case, CaseLike, as_case
+from conformance.core.judgement import Judgement
 from conformance.core.oracle import Capabilities, Oracle, OracleInfo, Reproducer
 from conformance.core.outcome import Outcome
 
@@ -67,8 +68,11 @@ class Limited:
         limit = timeout if timeout is not None else case_limit(self.oracle.capabilities, self.limit)
         return self.oracle.run_many(cases, timeout=limit)
 
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
-        return self.oracle.reproducer(case, reference, observed)
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer:
+        verdicts = {} if judgement is None else {"judgement": judgement}  # plug-ins may not take it
+        return self.oracle.reproducer(case, reference, observed, **verdicts)
 
 
 def answers(oracle: Oracle, cases: Sequence[CaseLike]) -> list[Outcome]:

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from conformance.core.case import Case, CaseLike, as_case
+from conformance.core.judgement import Judgement
 from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import Outcome
 from conformance.execution.loading import OracleUnavailable, WorkerStartError
@@ -279,7 +280,9 @@ class IsolatedOracle:
         assert self._worker is not None
         return self._worker
 
-    def reproducer(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> Reproducer:
+    def reproducer(
+        self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
+    ) -> Reproducer:
         """The worker's oracle's :class:`~conformance.core.oracle.Reproducer` for
         ``case`` (``observed``: what the oracle did, passed on when given); raises :class:`ReproducerUnavailable` saying why if the
         oracle is broken, its worker crashes or hangs, or its ``reproducer`` raises."""
@@ -290,7 +293,7 @@ class IsolatedOracle:
                     f"no reproducer from {self.name}: {worker.describe()}: {worker.message or ''}"
                 )
             worker.send(
-                ("reproducer", next(self._seq), case, reference, observed)
+                ("reproducer", next(self._seq), case, reference, observed, judgement)
             )  # if it fails, receive says the worker died
             try:
                 reply = worker.receive(self.timeout)

@@ -9,9 +9,14 @@ Python expression over the native ``data``, ``indices`` and the ``attrs``
 dict). The oracle executes that same text, so what a script runs is what the
 oracle ran. The script adds the inputs (NumPy literals when small and exact,
 else base64 bytes), the reference's expected outcome, and the check: it prints
-the expected and the observed outcome and exits 1 with ``REPRODUCED`` while
-the oracle still differs from the reference, 0 with ``not reproduced`` once
-it agrees. A case that crashed or hung the oracle runs in a child process with
+the expected and the observed outcome (an error with its class) and exits 1
+with ``REPRODUCED`` while the oracle still shows the discrepancy, 0 with
+``not reproduced`` once it does not. It judges as the campaign does: the
+oracle's error classification (:class:`~conformance.core.judgement.Classifier`)
+and the campaign's verdicts on the answers it may get
+(:class:`~conformance.core.judgement.Judgement`: an internal error, an error of
+another class, a shape refusal are each what they are) are printed into it as
+data, not restated as rules. A case that crashed or hung the oracle runs in a child process with
 a time limit, so that its script neither dies nor hangs.
 
 >>> import numpy as np
@@ -40,6 +45,7 @@ import numpy as np
 
 from conformance.core.arrays import BFLOAT16, same_bits
 from conformance.core.case import Case
+from conformance.core.judgement import Classifier, Judgement
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import Kind, Outcome
 
@@ -223,9 +229,35 @@ def _expected_source(reference: Outcome) -> str:
     raise ValueError(f"a reproducer needs the reference's value or error, not {reference.describe()}")
 
 
+def _judgement_source(judgement: Judgement, classifier: Classifier) -> str:
+    """The campaign's classifier and verdicts as data (see :class:`Classifier`, :class:`Judgement`).
+
+    >>> print(_judgement_source(Judgement((("other", "ok", False),), (), ("differs", True)), Classifier()), end="")
+    SEEN_ERROR = (None, None, None)
+    INTERNAL_TYPES = ()
+    CLASSIFIER = ()
+    JUDGED_ERRORS = {'other': ('ok', False)}
+    JUDGED_VALUES = ()
+    JUDGED_OTHER = ('differs', True)
+    """
+    values = "".join(
+        f"    ({label!r}, {array_source(np.asarray(v))}, {words!r}, {shows!r}),\n"
+        for label, v, words, shows in judgement.values
+    )
+    errors = ", ".join(f"{word!r}: ({words!r}, {shows!r})" for word, words, shows in judgement.errors)
+    rows = "".join(f"    ({word!r}, {needles!r}),\n" for word, needles in classifier.rows)
+    return (
+        f"SEEN_ERROR = {classifier.seen or (None, None, None)!r}\n"
+        f"INTERNAL_TYPES = {tuple(sorted(classifier.internal_types))!r}\n"
+        f"CLASSIFIER = {'(' + chr(10) + rows + ')' if rows else '()'}\n"
+        f"JUDGED_ERRORS = {{{errors}}}\n"
+        f"JUDGED_VALUES = {'(' + chr(10) + values + ')' if values else '()'}\n"
+        f"JUDGED_OTHER = {judgement.other!r}\n"
+    )
+
+
 _CHECK = '''
 # -- the check --------------------------------------------------------------------------------
-DTYPE_WORDS = ("dtype", "data type", "registered", "supported", "not implemented", "type mismatch", "allowed values", "out_type")
 
 
 def same_bits(got, want):
@@ -251,8 +283,19 @@ def show_bits(got, want):
         print(f"  at {where}: observed bytes {g[flat].tobytes().hex()}, expected {w[flat].tobytes().hex()}")
 
 
+def classify(exc):
+    """The error's class as the oracle classifies it (CLASSIFIER: its own rules, as data)."""
+    if (type(exc).__name__, str(exc)) == SEEN_ERROR[:2]:
+        return SEEN_ERROR[2]
+    text = str(exc).lower()
+    if type(exc).__name__ in INTERNAL_TYPES:
+        return "internal"
+    return next((word for word, needles in CLASSIFIER if any(n in text for n in needles)), "other")
+
+
 def differs():
-    """Run the case; print what the reference expects and what happened; True if they differ."""
+    """Run the case; print what the reference expects, what happened and the
+    campaign's verdict on it (JUDGED_*: its verdicts, as data); True while it shows the finding."""
     if EXPECTED_ERROR is None:
         print("expected: value", EXPECTED_VALUE.dtype, list(EXPECTED_VALUE.shape), "=", values(EXPECTED_VALUE))
     else:
@@ -260,19 +303,22 @@ def differs():
     try:
         got = observe()
     except Exception as exc:  # noqa: BLE001 - any error is an answer
-        print(f"observed: error {type(exc).__name__}: {exc}")
-        if EXPECTED_ERROR is None:
-            return True
-        # both raise: a discrepancy only as a dtype error where the reference's error is about indices or shapes
-        return any(w in str(exc).lower() for w in DTYPE_WORDS) and EXPECTED_ERROR[0] != "dtype unsupported"
+        error_class = classify(exc)
+        print(f"observed: error ({error_class}) {type(exc).__name__}: {exc}")
+        words, shows = JUDGED_ERRORS.get(error_class, JUDGED_ERRORS["other"])
+        print("judged:", words)
+        return shows
     print("observed: value", got.dtype, list(got.shape), "=", values(got))
-    if EXPECTED_ERROR is not None:
-        return True
-    if same_bits(got, EXPECTED_VALUE):
-        return False
-    if got.dtype == EXPECTED_VALUE.dtype and got.shape == EXPECTED_VALUE.shape and got.dtype.kind not in "OUS":
-        show_bits(got, EXPECTED_VALUE)
-    return True
+    for label, value, words, shows in JUDGED_VALUES:
+        if same_bits(got, value):
+            print(f"judged: {words} (the {label} value)")
+            return shows
+    words, shows = JUDGED_OTHER
+    print("judged:", words)
+    if EXPECTED_ERROR is None and got.dtype == EXPECTED_VALUE.dtype and got.shape == EXPECTED_VALUE.shape:
+        if got.dtype.kind not in "OUS":
+            show_bits(got, EXPECTED_VALUE)
+    return shows
 '''
 
 _MAIN = """
@@ -350,16 +396,26 @@ def _header(
         f"The reference expects: {_said(reference)}",
         *([f"The oracle observed: {_said(observed)}"] if observed else []),
         f"Needs {needs}{' (and ml_dtypes)' if ml else ''}. Exit status 1 and REPRODUCED while {info.name}",
-        "still differs from the reference; 0 and 'not reproduced' once it agrees.",
+        "still shows the discrepancy, judged as the campaign judges it (the data below); 0 and 'not reproduced' once not.",
     ]
     return "".join(f"# {_one_line(line) if i != 1 else line.rstrip()}\n" for i, line in enumerate(lines))
 
 
-def script(info: OracleInfo, case: Case, reference: Outcome, program: Program, observed: Outcome | None = None) -> str:
+def script(
+    info: OracleInfo,
+    case: Case,
+    reference: Outcome,
+    program: Program,
+    observed: Outcome | None = None,
+    judgement: Judgement | None = None,
+    classifier: Classifier | None = None,
+) -> str:
     """The reproducer of ``case`` on the oracle ``info`` describes, which runs
     ``program``; ``reference`` is what the op must do (a value or an error),
     ``observed`` what the oracle did (a crash or a timeout makes the script
-    run the case in a child process)."""
+    run the case in a child process); ``judgement`` the campaign's verdicts on
+    the answers it may get (without it: differing from ``reference``) and
+    ``classifier`` the oracle's error classes, both printed as data."""
     arrays = [case.data, case.indices] + ([reference.value] if reference.value is not None else [])
     ml = any(np.asarray(a).dtype == BFLOAT16 for a in arrays)
     text = (
@@ -387,6 +443,9 @@ def script(info: OracleInfo, case: Case, reference: Outcome, program: Program, o
         + f"attrs = {value_source(dict(case.attrs))}\n"
     )
     text += _expected_source(reference)
+    text += _banner("the campaign's judgement, as data") + _judgement_source(
+        judgement or Judgement.against(reference), classifier or Classifier()
+    )
     text += '\n\ndef observe():\n    """The case, run as the oracle runs it: its answer as NumPy."""\n'
     text += "    return to_numpy(prepare(call, attrs)(to_native(data), to_native(indices)), data)\n"
     return text + "\n" + _CHECK + (_CHILD_MAIN if isolate else _MAIN)

@@ -47,6 +47,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from conformance.core.case import Case
+from conformance.core.judgement import Judgement
 from conformance.core.machine import thread_facts
 from conformance.core.oracle import InProcessOracle
 from conformance.core.outcome import ErrorClass, Outcome
@@ -128,13 +129,19 @@ def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap,
 
 
 def _serve_reproducer(
-    conn: Connection, oracle: Any, seq: int, case: Case, reference: Outcome, observed: Outcome | None
+    conn: Connection,
+    oracle: Any,
+    seq: int,
+    case: Case,
+    reference: Outcome,
+    observed: Outcome | None,
+    judgement: Judgement | None,
 ) -> None:
-    """Send ``oracle``'s reproducer for ``case`` (``observed`` passed on only
-    when given: plug-ins may take just ``case`` and ``reference``), or why not."""
+    """Send ``oracle``'s reproducer for ``case`` (``observed`` and ``judgement``
+    passed on only when given: plug-ins may take just ``case`` and ``reference``), or why not."""
     try:
         args = (case, reference) if observed is None else (case, reference, observed)
-        reproducer = oracle.reproducer(*args)
+        reproducer = oracle.reproducer(*args) if judgement is None else oracle.reproducer(*args, judgement=judgement)
     except Exception as exc:  # noqa: BLE001 - the parent raises it as a clear error
         conn.send(("reproducer", seq, None, f"{type(exc).__name__}: {exc}"))
         return

@@ -35,15 +35,14 @@ import pytest
 
 from conformance.campaign.settings import PROBE_TIMEOUT_S
 from conformance.cases.probes import all_probes, cases_of
-from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
+from conformance.core.vocabulary import ReplayStatus
 from conformance.execution import registry
 from conformance.execution.fanout import Limited, run_on_all
 from conformance.gate import baseline as bl
 from conformance.judge import rootcause
-from conformance.judge.judged import judged_alone
-from conformance.judge.signature import Signature
+from conformance.judge.judged import Judged, judged_alone, replay_status, settles
 
 
 class KnownDiscrepancy(AssertionError):
@@ -109,14 +108,12 @@ class _Oracles:
 _ORACLES = _Oracles()
 
 
-def _run(oracle: Oracle, cases: list[Case]) -> Iterator[tuple[Signature | None, frozenset[Behaviour]]]:
-    """Each case judged on the oracle: its signature (``None`` when it
-    conforms) and the behaviour words that fit its answer."""
+def _run(oracle: Oracle, cases: list[Case]) -> Iterator[Judged]:
+    """Each case judged on the oracle, alone."""
     info = oracle.info()
     answers = run_on_all([Limited(oracle, PROBE_TIMEOUT_S)], {oracle.name: cases})
     for case, got in zip(cases, answers.get(oracle.name, [])):
-        j = judged_alone(case, info, got)
-        yield None if j.verdict.conforms else j.signature(), j.words()
+        yield judged_alone(case, info, got)
 
 
 class AtlasItem(pytest.Item):
@@ -130,12 +127,12 @@ class AtlasItem(pytest.Item):
 
     def runtest(self) -> None:
         new, known = [], set()
-        for sig, fits in _run(_ORACLES.get(self.oracle), self.cases):
-            if sig is None:
+        for j in _run(_ORACLES.get(self.oracle), self.cases):
+            if j.verdict.conforms:
                 continue
-            entry = next((e for e in self.entries if e.accepts(sig, fits)), None)
+            entry = next((e for e in self.entries if settles(j, e.matches)), None)
             if entry is None:
-                new.append(sig.words())
+                new.append(j.signature().words())
             else:
                 known.add(entry.describe())
         if new:
@@ -156,12 +153,13 @@ class BaselineItem(pytest.Item):
         self.add_marker(pytest.mark.xfail(strict=True, raises=KnownDiscrepancy, reason=f"baseline: {entry.note[:120]}"))
 
     def runtest(self) -> None:
-        ((sig, fits),) = list(_run(_ORACLES.get(self.oracle), [self.case]))
-        if sig is None:
+        (j,) = list(_run(_ORACLES.get(self.oracle), [self.case]))
+        status = replay_status(j, self.entry.matches)  # the baseline replay's and the scripts' judgement
+        if status is ReplayStatus.FIXED:
             return  # conforms now: XPASS(strict) fails the run, naming the entry
-        if self.entry.accepts(sig, fits):
+        if status is ReplayStatus.REPRODUCES:
             raise KnownDiscrepancy(self.entry.describe())
-        raise NewDiscrepancy(f"the reproducer of '{self.entry.describe()}' now shows: {sig.words()}")
+        raise NewDiscrepancy(f"the reproducer of '{self.entry.describe()}' now shows: {j.signature().words()}")
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path("gather-conformance"), 0, self.name

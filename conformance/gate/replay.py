@@ -41,7 +41,7 @@ from conformance.core.vocabulary import FAULTS, ReplayStatus
 from conformance.execution.fanout import Limited, run_on_all
 from conformance.gate.baseline import Entry, in_range
 from conformance.judge import rootcause
-from conformance.judge.judged import judged_alone
+from conformance.judge.judged import judged_alone, replay_status
 
 
 @dataclass(frozen=True)
@@ -87,10 +87,7 @@ def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed
     seen: dict[int, list[tuple[ReplayStatus, str]]] = {}
     for n, name, case in plan:
         j = judged_alone(case, infos[name], next(answers[name]))
-        if j.verdict.conforms:
-            kind = ReplayStatus.FIXED
-        else:
-            kind = ReplayStatus.REPRODUCES if entries[n].accepts(j.signature(), j.words()) else ReplayStatus.CHANGED
+        kind = replay_status(j, entries[n].matches)  # the judgement a reproducer script prints (judge.judged)
         where = f"{name} {infos[name].version}" if kind is not ReplayStatus.CHANGED else j.signature().words()
         seen.setdefault(n, []).append((kind, where))
     return [_status(entry, seen.get(n, [])) for n, entry in enumerate(entries)]

@@ -1,7 +1,9 @@
 """One oracle's answer on one case, judged: a :class:`Judged`, with its root
 cause (:meth:`Judged.signature`) when it does not conform; and the single-case
 judge every path shares (:func:`judged_alone`: a baseline reproducer
-replayed, a pytest item, a reproducer script's verdict).
+replayed, a pytest item, a reproducer script's verdict); whether a case
+still shows a known root cause (:func:`settles`, :func:`replay_status`) and a
+script's verdicts as data (:func:`judgement`).
 
 >>> import numpy as np
 >>> from conformance.core.case import Case
@@ -14,15 +16,19 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from conformance.core.arrays import same_bits
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
+from conformance.core.judgement import Judgement
 from conformance.core.oracle import OracleInfo
-from conformance.core.outcome import Outcome
+from conformance.core.outcome import ErrorClass, Kind, Outcome
+from conformance.core.vocabulary import ReplayStatus
 from conformance.judge import rootcause
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import PolicyValues, Verdict, judge, reference_outcome
+from conformance.judge.verdict import PolicyValues, Verdict, candidates, judge, reference_outcome
 
 
 @dataclass(frozen=True)
@@ -50,3 +56,89 @@ def judged_alone(case: Case, info: OracleInfo, got: Outcome) -> Judged:
     reproducer replayed, a pytest item): the reference computed here."""
     ref = reference_outcome(case)
     return Judged(case, info.name, info, ref, got, judge(case, ref, got, PolicyValues(case), bits=info.bits))
+
+
+def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:
+    """Whether ``j`` shows the root cause ``is_root`` recognizes, once its
+    sighting is settled (:func:`~conformance.judge.rootcause.settled_forms`: an
+    ``ambiguous`` example joins a behaviour named elsewhere that fits it). The
+    one rule by which a baseline replay, a pytest item and a reproducer script
+    say that a case still shows its root cause.
+
+    >>> import numpy as np
+    >>> from conformance.core.case import CaseTags
+    >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
+    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+    >>> j = judged_alone(one, info, Outcome.returned(np.array([7])))   # wraps and clamps both read 7
+    >>> str(j.signature().policy), settles(j, lambda s: s.policy is Behaviour.WRAPS)
+    ('ambiguous', True)
+    """
+    return not j.verdict.conforms and any(is_root(s) for s in rootcause.settled_forms(j.signature(), j.words()))
+
+
+def replay_status(j: Judged, is_root: Callable[[Signature], bool]) -> ReplayStatus:
+    """A known root cause's case run again and judged (``j``): ``fixed`` where
+    it conforms now, ``reproduces`` where it :func:`settles` as ``is_root``,
+    ``changed`` where it shows another root cause.
+
+    >>> import numpy as np
+    >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
+    >>> case = Case("numpy.take", np.arange(3), np.array([1]), {"axis": 0, "mode": "raise"})
+    >>> str(replay_status(judged_alone(case, info, Outcome.returned(np.array([1]))), lambda s: True))
+    'fixed'
+    """
+    if j.verdict.conforms:
+        return ReplayStatus.FIXED
+    return ReplayStatus.REPRODUCES if settles(j, is_root) else ReplayStatus.CHANGED
+
+
+def _said(j: Judged, root: Signature | None) -> tuple[str, bool]:
+    """A verdict's words and whether it shows ``root`` (:func:`settles`)."""
+    if j.verdict.conforms:
+        return "conforms", False
+    return j.signature().words(), root is not None and settles(j, lambda s: rootcause.still_shows(s, root))
+
+
+def _as_error(observed: Outcome, error_class: ErrorClass) -> Outcome:
+    """An error of ``error_class``: ``observed`` reclassified where it is an
+    error (its message may name the attribute or dtype it blames), else a bare one."""
+    if observed.kind is Kind.ERROR:
+        return replace(observed, error_class=error_class)
+    return Outcome(Kind.ERROR, error_class=error_class)
+
+
+def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature | None = None) -> Judgement:
+    """The verdicts a reproducer script of ``case`` on ``info``'s oracle
+    prints as data: :func:`judged_alone` on an error of every class, on the
+    reference's value, each candidate policy's and the one ``observed``; an
+    answer shows the finding where it :func:`settles` as ``root`` (default:
+    the root cause ``observed`` shows). A value none of those is shows it only
+    where ``observed`` was such a value too (no policy explains it).
+
+    >>> import numpy as np
+    >>> from conformance.core.case import CaseTags
+    >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
+    >>> case = Case("numpy.take", np.arange(4), np.array([5]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+    >>> j = judgement(case, info, Outcome.returned(np.array([3])))
+    >>> [(label, shows) for label, _, _, shows in j.values]
+    [('wraps', False), ('clamps', True), ('clamps', True), ('zero-fills', False), ('fills', False), ('observed', True)]
+    >>> {word: shows for word, _, shows in j.errors}["index out of range"], j.other[1]
+    (False, False)
+    """
+    seen = judged_alone(case, info, observed)
+    if root is None and not seen.verdict.conforms:
+        root = seen.signature()
+    errors = tuple((c.value, *_said(judged_alone(case, info, _as_error(observed, c)), root)) for c in ErrorClass)
+    values = PolicyValues(case)
+    named = [("reference's", seen.reference.value)] if seen.reference.kind is Kind.VALUE else []
+    named += [(str(word), values.under(policy)) for policy, word in candidates(values)]
+    named += [("observed", observed.value)] if observed.kind is Kind.VALUE else []
+    judged = tuple(
+        (label, v, *_said(judged_alone(case, info, Outcome.returned(v)), root)) for label, v in named if v is not None
+    )
+    policies = [v for label, v, _, _ in judged if label != "observed"]
+    got = observed.value if observed.kind is Kind.VALUE else None
+    unexplained = got is not None and not any(same_bits(v, got) for v in policies)
+    garbage = root is not None and unexplained and any(shows for label, _, _, shows in judged if label == "observed")
+    other = "a value no policy explains" + (f": it still shows {root.words()}" if garbage and root else "")
+    return Judgement(errors, judged, (other, garbage))

@@ -116,7 +116,7 @@ def report_atlases(
 
     >>> run = RunResult({}, 0, {}, {}, 1.0, {}, [])
     >>> report_atlases([run], [Atlas([])], Path("/nonexistent"), compare=False)
-    (Atlas(cells=[], errors=[]), None)
+    (Atlas(cells=[], errors=[], skipped=[]), None)
     """
     given = list(atlases) if atlases is not None else [carried_atlas(r) for r in runs]
     if len(given) != len(runs):

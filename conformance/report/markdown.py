@@ -181,6 +181,16 @@ def warning_lines(run: RunResult) -> list[str]:
     lines = []
     if run.status is not RunStatus.COMPLETE:
         lines.append(f"**Run {run.status}**: the matrix and the findings cover only part of it.")
+    cut = run.figures.get("cut_short")
+    if cut:
+        lines.append(f"**Cut short** by the {cut['by']} during {cut['phase']}: what was found by then.")
+    skipped = run.figures.get("atlas_skipped") or {}
+    if skipped:
+        whys = "; ".join(f"{n} {why}" for why, n in skipped.items())
+        lines.append(
+            f"**Atlas partial**: {run.figures.get('atlas_cells', 0)} cells run, "
+            f"{sum(skipped.values())} skipped ({whys}); `atlas.json` lists them."
+        )
     if run.harness_errors:
         n = len(run.harness_errors)
         shown = "; ".join(f"{e.stage}: {e.error}" for e in run.harness_errors[:3]) + ("; …" if n > 3 else "")

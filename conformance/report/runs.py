@@ -191,6 +191,86 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
     return across_modes([merge_group(group) for group in groups.values()])
 
 
+def shard_of(run: RunResult) -> tuple[int, int] | None:
+    """The ``(i, n)`` a run was drawn as (from its settings), or None if it does not say.
+
+    >>> shard_of(RunResult({}, 0, {"shard": [1, 4]}, {}, 1.0, {}, [])), shard_of(RunResult({}, 0, {}, {}, 1.0, {}, []))
+    ((1, 4), None)
+    """
+    shard = run.budget.get("shard")
+    return (int(shard[0]), int(shard[1])) if isinstance(shard, (list, tuple)) and len(shard) == 2 else None
+
+
+def _label(labels: Sequence[str], k: int, run: RunResult) -> str:
+    shard = shard_of(run)
+    return f"{labels[k]} (shard {shard[0]}/{shard[1]})" if shard else labels[k]
+
+
+def shard_problem(runs: Sequence[RunResult], labels: Sequence[str]) -> str | None:
+    """Why ``runs`` (named by ``labels``) are not the shards of one run, one
+    of each, or None: each must carry its ``i/n``; all the same ``n``, seed,
+    settings (selection, examples, budget) and facts (versions, oracles); no
+    shard twice (so neither a run with itself); none missing.
+
+    >>> def shard(i, n, seed=0): return RunResult({}, seed, {"seed": seed, "shard": [i, n]}, {}, 1.0, {}, [])
+    >>> print(shard_problem([shard(0, 2), shard(0, 2)], ["a", "b"]))
+    a and b are both shard 0/2: a shard given twice is counted twice; give each shard once
+    >>> print(shard_problem([shard(0, 3), shard(2, 3)], ["a", "b"]))
+    shard 1/3 is missing (given: a (shard 0/3), b (shard 2/3)): a merge of shards needs every one of them
+    >>> print(shard_problem([shard(0, 2), shard(1, 2, seed=5)], ["a", "b"]))
+    b (shard 1/2) does not belong with a (shard 0/2): its settings differ in seed
+    >>> print(shard_problem([shard(1, 2)], ["a"]))
+    shard 0/2 is missing (given: a (shard 1/2)): a merge of shards needs every one of them
+    >>> shard_problem([shard(0, 2), shard(1, 2)], ["a", "b"]) is None
+    True
+    """
+    if len(runs) == 1 and (shard_of(runs[0]) or (0, 1))[1] == 1:
+        return None  # one whole run
+    shards = [shard_of(r) for r in runs]
+    for k, shard in enumerate(shards):
+        if shard is None:
+            return f"{labels[k]} does not say which shard i/n it is, so it cannot be merged with other results"
+    first, first_label = runs[0], _label(labels, 0, runs[0])
+    for k, run in enumerate(runs[1:], start=1):
+        settings = sorted(
+            key
+            for key in set(first.budget) | set(run.budget)
+            if key != "shard" and first.budget.get(key) != run.budget.get(key)
+        )
+        if run.seed != first.seed and "seed" not in settings:
+            settings = ["seed", *settings]
+        old, new = comparable_facts(first.facts), comparable_facts(run.facts)
+        facts = sorted(f for f in set(old) | set(new) if old.get(f) != new.get(f))
+        differ = f"settings differ in {', '.join(settings)}" if settings else ""
+        differ = differ or (f"facts differ in {', '.join(facts)}" if facts else "")
+        if differ:
+            return f"{_label(labels, k, run)} does not belong with {first_label}: its {differ}"
+    seen: dict[tuple[int, int], int] = {}
+    for k, shard in enumerate(shards):
+        assert shard is not None
+        if shard in seen:
+            both = f"{labels[seen[shard]]} and {labels[k]} are both shard {shard[0]}/{shard[1]}"
+            if labels[seen[shard]] == labels[k]:
+                return f"{labels[k]} is given twice: merging a run with itself would count everything twice"
+            if shard[1] == 1:
+                return f"{both}: two whole runs, not shards of one; compare them with --compare"
+            return f"{both}: a shard given twice is counted twice; give each shard once"
+        seen[shard] = k
+    count = {n for _, n in seen}
+    if len(count) > 1:
+        return f"the results are shards of different splits ({', '.join(_label(labels, k, r) for k, r in enumerate(runs))})"
+    n = count.pop()
+    missing = [i for i in range(n) if (i, n) not in seen]
+    if missing:
+        given = ", ".join(_label(labels, k, r) for k, r in enumerate(runs))
+        names = ", ".join(f"{i}/{n}" for i in missing)
+        return (
+            f"shard{'s' if len(missing) > 1 else ''} {names} {'are' if len(missing) > 1 else 'is'} missing "
+            f"(given: {given}): a merge of shards needs every one of them"
+        )
+    return None
+
+
 def shard_mismatch(runs: Sequence[RunResult]) -> str | None:
     """Why these results are not shards of one run (facts that differ), or None.
 

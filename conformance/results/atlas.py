@@ -126,11 +126,14 @@ class AtlasFileError(ValueError):
 
 @dataclass
 class Atlas:
-    """The cells, in condition order (then class, catalog op, oracle), and the
-    harness errors met while building them (``condition``, ``eq_class``, ``op``, ``error``)."""
+    """The cells, in condition order (then class, catalog op, oracle), the
+    harness errors met while building them (``condition``, ``eq_class``, ``op``, ``error``),
+    and the cells it did not run (``condition``, ``eq_class``, ``op``, ``oracle``,
+    ``why``: a short budget's subset, a deadline, a stop); empty for a whole atlas."""
 
     cells: list[AtlasCell]
     errors: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
 
     def keys(self) -> set[CellKey]:
         """Every cell's key."""
@@ -149,11 +152,12 @@ class Atlas:
             "conditions": [c.to_json() for c in CONDITIONS],
             "cells": [c.to_json() for c in self.cells],
             "errors": list(self.errors),
+            "skipped": list(self.skipped),
         }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Atlas:
-        return cls([AtlasCell.from_json(c) for c in d["cells"]], list(d.get("errors", ())))
+        return cls([AtlasCell.from_json(c) for c in d["cells"]], list(d.get("errors", ())), list(d.get("skipped", ())))
 
     def save(self, path: str | Path) -> None:
         """Write atomically (a reader never sees half a file)."""

@@ -5,7 +5,8 @@ version, facts, seed, budget, shard), one ``judged`` line per drawn case that
 was run (every oracle's verdict on every op, compactly), one ``discrepancy``
 line the first time each signature is met (the full case, the reference's and
 the oracle's outcome, so a finding can be rebuilt without re-running
-anything), ``harness_error`` lines, ``finding`` lines once shrunk, and an
+anything), ``harness_error`` lines, ``replay`` lines (a baseline entry's
+reproducers replayed by ``check``), ``finding`` lines once shrunk, and an
 ``end`` line. Lines are flushed after every drawn case, so a campaign killed
 at any moment (SIGKILL, out of memory, a CI timeout) leaves what it had done,
 and :func:`read_stream` rebuilds a :class:`~conformance.results.run_result.RunResult`
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,6 +34,7 @@ from conformance.core.case import Case
 from conformance.core.outcome import Outcome
 from conformance.core.vocabulary import Mismatch, RunStatus
 from conformance.core.word import Word
+from conformance.judge.rootcause import example_words, merged_into
 from conformance.judge.signature import Signature
 from conformance.results.finding import Finding, HarnessError, ranked
 from conformance.results.run_result import Matrix, MatrixKey, RunResult
@@ -48,6 +51,7 @@ class Record(Word):
     DISCREPANCY = "discrepancy"
     HARNESS_ERROR = "harness_error"
     FINDING = "finding"
+    REPLAY = "replay"
     END = "end"
 
 
@@ -88,7 +92,7 @@ class ResultStream:
         self._write({"type": Record.JUDGED.value, "class_case": class_case, "verdicts": verdicts})
 
     def record(self, kind: Record, payload: dict[str, Any]) -> None:
-        """A ``discrepancy``, ``harness_error`` or ``finding`` line."""
+        """A ``discrepancy``, ``harness_error``, ``finding`` or ``replay`` line."""
         self._write({"type": kind.value, **payload})
 
     def end(self, *, seconds: float, status: RunStatus) -> None:
@@ -119,11 +123,45 @@ def records(path: Path) -> Iterator[dict[str, Any]]:
         yield record
 
 
+def settled(firsts: dict[str, Finding]) -> dict[str, Finding]:
+    """First sightings with the campaign's settling rule applied
+    (:func:`~conformance.judge.rootcause.merged_into`, in order of first
+    sighting): a behaviour one example cannot name goes to the root cause it
+    belongs to, as :meth:`Sightings.settle <conformance.campaign.sightings.Sightings.settle>` does."""
+    out = dict(firsts)
+    for key, f in sorted(firsts.items(), key=lambda kv: kv[1].first_seen_s or 0.0):
+        own = f.outcomes.get(f.signature.oracle)
+        seen = [g.signature for g in out.values()]
+        target = merged_into(f.signature, example_words(f.case, own), seen) if own is not None else None
+        if target is None or key not in out:
+            continue
+        del out[key]
+        if target.key() in out:
+            kept = out[target.key()]
+            out[target.key()] = replace(kept, count=kept.count + f.count)
+        else:
+            out[target.key()] = replace(f, signature=target)
+    return out
+
+
+def _framework(header: dict[str, Any], oracle: str) -> str:
+    """The framework of ``oracle`` as the stream's header states it ("" where it does not).
+
+    >>> _framework({"facts": {"oracles": {"jax-default": {"framework": "jax"}}}}, "jax-default"), _framework({}, "x")
+    ('jax', '')
+    """
+    oracles = header.get("facts", {}).get("oracles", {})
+    return str(oracles.get(oracle, {}).get("framework", "")) if isinstance(oracles, dict) else ""
+
+
 def rebuild(path: Path) -> RunResult:
     """The run a stream records, as far as it got: the matrix and case counts
-    from the ``judged`` lines, shrunk findings where the run got that far and
-    the first example of every other signature, harness errors; status
-    ``partial`` when the stream has no ``end`` line (the writer was killed)."""
+    from the ``judged`` lines, the replayed baseline entries, harness errors,
+    and the findings the run reached the same verdict on: where the run ended
+    (an ``end`` line), its ``finding`` lines, exactly the findings of its
+    ``results.json``; where it was killed, the shrunk findings it got to and
+    the first example of every other signature, settled by the same rule the
+    run uses (:func:`settled`), with status ``partial``."""
     header: dict[str, Any] = {}
     matrix: Matrix = {}
     cases: Counter[str] = Counter()
@@ -131,6 +169,7 @@ def rebuild(path: Path) -> RunResult:
     firsts: dict[str, Finding] = {}
     shrunk: dict[str, Finding] = {}
     errors: list[HarnessError] = []
+    replayed: list[dict[str, Any]] = []
     end: dict[str, Any] = {}
     for r in records(path):
         kind = Record(r["type"])
@@ -154,16 +193,19 @@ def rebuild(path: Path) -> RunResult:
                 first_seen_s=r["seconds"],
                 seed=header.get("seed"),
                 class_case=r["class_case"],
+                framework=_framework(header, sig.oracle),
             )
         elif kind is Record.FINDING:
             f = Finding.from_json({k: v for k, v in r.items() if k != "type"})
             shrunk[f.signature.key()] = f
         elif kind is Record.HARNESS_ERROR:
             errors.append(HarnessError.from_json(r))
+        elif kind is Record.REPLAY:
+            replayed.append({k: v for k, v in r.items() if k != "type"})
         elif kind is Record.END:
             end = r
-    findings = [shrunk.get(k, f) for k, f in firsts.items()] + [f for k, f in shrunk.items() if k not in firsts]
-    findings = ranked(findings)  # the execution modes of one fact: one finding, worst first, as the run lists them
+    found = list(shrunk.values()) if end else list(settled({**firsts, **shrunk}).values())
+    findings = ranked(found)  # the execution modes of one fact: one finding, worst first, as the run lists them
     return RunResult(
         facts=header.get("facts", {}),
         seed=header.get("seed"),
@@ -175,4 +217,5 @@ def rebuild(path: Path) -> RunResult:
         raw_discrepancies=raw,
         harness_errors=errors,
         status=RunStatus(end.get("status", RunStatus.PARTIAL)),
+        replay=replayed,
     )

@@ -12,7 +12,9 @@ time (:func:`_keys`), so the extra memory stays near the size of the output;
 where an index varies along rows read a few elements at a time (an element
 gather along a leading axis), NumPy walks the window in tiles
 (:func:`_tile_width`). One code path for every namespace; NumPy alone writes
-with ``take(out=...)`` and walks tiles.
+with ``take(out=...)``, walks tiles, sums the offsets in place in buffers
+reused by every block (:class:`Buffers`), and hands a block gather under its
+own index rule to one ``np.take`` (:func:`_taken`).
 
 >>> import numpy as np
 >>> from conformance.spec.policy import ONNX
@@ -119,18 +121,53 @@ def fetch(
     strides = [math.prod(mid_in[d - lo + 1 :]) for d in range(lo, hi)]
     terms = [t for d, s in zip(range(lo, hi), strides) if (t := _term(input, gathered, d, lo, window, s, xp))]
     terms.sort(key=lambda t: not t.spans)  # one that spans the block first: the offsets start as its share
-    gather = _Gather(source, terms, window, policy, coords, fill, xp)
-    numpy = isinstance(source, np.ndarray)
+    numpy, positions = isinstance(source, np.ndarray), math.prod(window)
     limit = _policies.CHUNK  # window positions per block: the int64 offsets and their temporaries
-    if not numpy and (math.prod(window) <= limit or array_api_compat.is_jax_array(input)):
+    if numpy and len(terms) == 1 and (whole := _taken(source, terms[0], policy, coords, limit)) is not None:
+        return xp.reshape(whole, out_shape)
+    width = _tile_width(terms, window, block * source.dtype.itemsize) if numpy and positions > limit else 0
+    # a block has at most max(limit, width) positions (a tile is at least one row of the window's width)
+    buffers = Buffers(min(positions, max(limit, width))) if numpy and len(terms) > 1 else None
+    gather = _Gather(source, terms, window, policy, coords, fill, xp, buffers)
+    if not numpy and (positions <= limit or array_api_compat.is_jax_array(input)):
         # One block, or immutable arrays: nothing is written into an output, the blocks are joined.
         parts = [xp.reshape(gather.read(key), (lead, -1, block)) for key, _ in blocks(window, limit)]
         return xp.reshape(parts[0] if len(parts) == 1 else xp.concat(parts, axis=1), out_shape)
     out = xp.empty((lead, *window, block), dtype=input.dtype, device=array_api_compat.device(input))
-    width = _tile_width(terms, window, block * source.dtype.itemsize) if numpy and math.prod(window) > limit else 0
     for key in _keys(window, limit, width):
         gather.read(key, out)
     return xp.reshape(out, out_shape)
+
+
+def _taken(source: np.ndarray, t: _Term, policy: IndexPolicy, coords: list[Coordinate], limit: int) -> Any:
+    """The whole gather as one call of NumPy's own ``take`` in its raise mode,
+    or None where that is not the gather: a single coordinate term (a block
+    gather, such as an embedding lookup) under a policy whose rule is NumPy's
+    (negatives in ``[-size, 0)`` wrap once, anything else outside the range
+    raises), with signed indices that ``take`` reads without a copy of more
+    than a block (int64 in C order, or at most ``limit`` of them). No pass
+    over the indices besides ``take``'s own, no copy of the output; an index
+    ``take`` rejects raises the reference's own error (:func:`check_all`).
+
+    >>> from conformance.spec.policy import NONNEGATIVE, ONNX
+    >>> rows = _Term(np.array([2, -1]), 1, 0, (True,), True, Coordinate(np.array([2, -1]), 3, 0))
+    >>> _taken(np.arange(6).reshape(1, 3, 2), rows, ONNX, [rows.coord], 8).tolist()
+    [[[4, 5], [4, 5]]]
+    >>> _taken(np.arange(6).reshape(1, 3, 2), rows, NONNEGATIVE, [rows.coord], 8) is None
+    True
+    """
+    values = t.values
+    if t.coord is None or t.stride != 1 or not t.spans:
+        return None
+    if policy.negative is not Negative.WRAP or policy.out_of_range is not OutOfRange.ERROR:
+        return None
+    if not ((values.dtype == np.intp and values.flags.c_contiguous) or (values.dtype.kind == "i" and values.size <= limit)):
+        return None
+    try:
+        return np.take(source, values, axis=1)
+    except IndexError:
+        check_all(coords, policy, np)
+        raise
 
 
 def _keys(window: Shape, limit: int, width: int) -> Iterator[Key]:
@@ -193,6 +230,9 @@ class _Gather:
     coords: list[Coordinate]
     fill: Callable[[], Any]
     xp: Any
+    buffers: Buffers | None = None
+    """NumPy with more than one term: the int64 buffers every block's offsets
+    are summed in place with (:meth:`_summed`)."""
 
     def read(self, key: Key, out: Any = None) -> Any:
         """``(lead, *shape, block)``: the output at the window positions ``key``
@@ -222,6 +262,8 @@ class _Gather:
         int64 offsets into the middle of ``source`` (broadcastable to ``shape``),
         every index checked on the way; the mask (None unless the policy fills)
         marks the positions to fill."""
+        if self.buffers is not None:
+            return self._summed(key, shape)
         xp, offsets, mask = self.xp, None, None
         for n, t in enumerate(self.terms):
             raw = t.part(key)
@@ -243,6 +285,100 @@ class _Gather:
         if offsets is None:  # every coordinate is 0 (size-1 input dimensions)
             offsets = xp.zeros(shape, dtype=xp.int64)
         return offsets, mask
+
+    def _summed(self, key: Key, shape: Shape) -> tuple[np.ndarray, Any]:
+        """:meth:`offsets` for NumPy arrays with more than one term, summed in
+        place into the offsets buffer of :attr:`buffers`: each term's block is copied
+        once from the caller's indices into a buffer as int64 (one strided
+        read, whatever their dtype), checked and placed there
+        (:meth:`_place`), scaled by its stride and added, with no temporaries.
+
+        >>> from conformance.spec.policy import ONNX
+        >>> x = np.arange(24).reshape(2, 3, 4)
+        >>> rows, cols = Coordinate(np.array([[[1]], [[-3]]]), 3, 1), Coordinate(np.array([[[2]], [[0]]]), 4, 2)
+        >>> fetch(x, [rows, cols], (2, 1, 1), (2, 1, 1), ONNX, np, lambda: None).ravel().tolist()
+        [6, 12]
+        """
+        buffers = self.buffers
+        assert buffers is not None
+        total = buffers.get(Buffers.OFFSETS, shape)
+        mask = None
+        for n, t in enumerate(self.terms):
+            raw = t.part(key)
+            if n and t.coord is None and t.stride == 1:  # an arange adds itself
+                total += raw
+                continue
+            part = buffers.get(Buffers.SHARE, shape) if n else total
+            np.copyto(part, raw, casting="unsafe")
+            if t.coord is not None and (m := self._place(part, raw, t.coord, buffers)) is not None:
+                mask = m if mask is None else (mask | m)
+            if t.stride != 1:
+                part *= t.stride
+            if n:
+                total += part
+        return total, mask
+
+    def _place(self, part: np.ndarray, raw: Any, c: Coordinate, buffers: Buffers) -> Any:
+        """Make ``part`` (a block of coordinate ``c``'s indices ``raw``, copied
+        as int64) positions in place, checking them: nothing to do where they
+        are positions already (one reduction); negatives in ``[-size, 0)`` of
+        a signed dtype that the policy wraps get ``size`` added (a min and a
+        max decide; an arithmetic shift of the sign into a spare buffer, no mask);
+        any other block is placed by :func:`_share`, which raises
+        for a bad index. The reductions read the caller's ``raw`` indices
+        where their rows are contiguous (an int8 block is an eighth of its
+        copy), else the copy (a column of index tuples is strided).
+        Returns the fill mask, None unless the policy fills."""
+        probe = raw if _rows_contiguous(raw) else part
+        if _are_positions(probe, c.size):
+            return None
+        p = self.policy
+        if raw.dtype.kind == "i" and (p.negative is Negative.WRAP or p.out_of_range is OutOfRange.WRAP):
+            low, high = int(probe.min()), int(probe.max())
+            if -c.size <= low and high < c.size:
+                spare = buffers.get(Buffers.SPARE, part.shape)
+                np.right_shift(part, 63, out=spare)  # -1 for a negative, 0 otherwise
+                spare &= c.size
+                part += spare
+                return None
+        share, mask = _share(raw, c, 1, p, self.coords, np, copy=False)
+        np.copyto(part, share)
+        return mask
+
+
+def _rows_contiguous(a: np.ndarray) -> bool:
+    """Whether the innermost dimension of ``a`` longer than 1 is contiguous
+    (NumPy then reduces it as fast as a contiguous array).
+
+    >>> tuples = np.zeros((5, 3), np.int64)
+    >>> _rows_contiguous(tuples[:, 0]), _rows_contiguous(tuples[1:3, :2]), _rows_contiguous(np.zeros((4, 1)))
+    (False, True, True)
+    """
+    inner = [stride for n, stride in zip(a.shape, a.strides) if n > 1]
+    return not inner or inner[-1] == a.itemsize
+
+
+class Buffers:
+    """int64 buffers of one block's ``capacity`` positions, each made on its
+    first use and reused by every block: the offsets, a term's share (only
+    where a second term is copied) and a spare (only where negatives wrap).
+
+    >>> b = Buffers(6)
+    >>> b.get(Buffers.OFFSETS, (2, 3)).shape, b.get(Buffers.OFFSETS, (4,)).base is b.get(Buffers.OFFSETS, (1,)).base
+    ((2, 3), True)
+    """
+
+    OFFSETS, SHARE, SPARE = range(3)
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._made: dict[int, np.ndarray] = {}
+
+    def get(self, which: int, shape: Shape) -> np.ndarray:
+        """Buffer ``which`` viewed as an array of ``shape`` (at most ``capacity`` positions)."""
+        if which not in self._made:
+            self._made[which] = np.empty(self.capacity, np.int64)
+        return np.reshape(self._made[which][: math.prod(shape)], shape)
 
 
 def _share(

@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-import array_api_compat
-
-from conformance.spec.multiaxis import Shape, gather_multiaxis, multiaxis_shapes
+from conformance.spec.multiaxis import Shape, gather_multiaxis, multiaxis_shapes, namespace
 from conformance.spec.policy import IndexPolicy
 
 
@@ -58,7 +56,7 @@ class Plan:
         >>> flat_plan((2, 2), (3,)).run(np.array([[1, 2], [3, 4]]), np.array([3, 0, 3]), ONNX).tolist()
         [4, 1, 4]
         """
-        xp = array_api_compat.array_namespace(data, indices)
+        xp = namespace(data, indices)
         if self.eq_class is EqClass.ELEMENT and math.prod(self.output_shape) == 0:
             # an element gather's output has the (broadcast) indices' shape: empty, no index is left to check or read
             return xp.zeros(self.final_shape, dtype=data.dtype)

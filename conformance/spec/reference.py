@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import array_api_compat
 
 from conformance.core.arrays import dtype_name
-from conformance.spec.catalog import spec
+from conformance.spec.catalog import OpSpec, spec
 from conformance.spec.multiaxis import np_dtype
 from conformance.spec.plans import Plan
 from conformance.spec.policy import IndexPolicy, policy_named
@@ -57,8 +58,8 @@ def reference(
     _check_array("indices", indices)
     bound = s.bind(attrs)
     if check_dtypes:
-        _check_dtype(s.key, "data", dtype_name(np_dtype(data)), s.data_dtypes)
-        _check_dtype(s.key, "indices", dtype_name(np_dtype(indices)), s.index_dtypes)
+        _check_dtype(s, "data", _dtype_name(np_dtype(data)), s.data_dtypes)
+        _check_dtype(s, "indices", _dtype_name(np_dtype(indices)), s.index_dtypes)
     chosen = s.policy_for(bound) if policy is None else policy_named(policy)
     return s.plan(tuple(data.shape), tuple(indices.shape), bound).run(data, indices, chosen)
 
@@ -75,6 +76,17 @@ def _check_array(arg: str, value: Any) -> None:
         raise TypeError(f"reference: {arg} must be an array (numpy ndarray or array-API array), got {kind}")
 
 
-def _check_dtype(op: str, arg: str, name: str, allowed: tuple[str, ...]) -> None:
+_dtype_name = functools.cache(dtype_name)
+""":func:`~conformance.core.arrays.dtype_name`, remembered per dtype (a dtype's
+``name`` is built anew at each call)."""
+
+
+def _check_dtype(op: OpSpec, arg: str, name: str, allowed: tuple[str, ...]) -> None:
+    """A TypeError naming ``op`` (its key, built only then) unless ``allowed`` has ``name``.
+
+    >>> _check_dtype(spec("onnx.Gather"), "indices", "uint8", ("int32", "int64"))
+    Traceback (most recent call last):
+    TypeError: onnx.Gather-13: indices dtype uint8 is not supported (documented: int32, int64)
+    """
     if name not in allowed:
-        raise TypeError(f"{op}: {arg} dtype {name} is not supported (documented: {', '.join(allowed)})")
+        raise TypeError(f"{op.key}: {arg} dtype {name} is not supported (documented: {', '.join(allowed)})")

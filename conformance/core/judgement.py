@@ -1,0 +1,72 @@
+"""What a reproducer script needs to judge an answer as the campaign does,
+as data: the oracle's error classification (:class:`Classifier`) and the
+campaign's verdicts on the answers the script may get (:class:`Judgement`).
+Both are printed into the script (:mod:`conformance.execution.scripts`), so
+that a script judges with the campaign's rules, not a copy of them.
+
+>>> Classifier(("IndexError", "index 5", "index out of range")).seen[2]
+'index out of range'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from conformance.core.outcome import ErrorClass, Kind, Outcome
+from conformance.core.vocabulary import ErrorGroup
+
+
+@dataclass(frozen=True)
+class Classifier:
+    """The oracle's own error classification, as data a script prints: the
+    error it saw with the class it gave (``seen``: type, message, class word),
+    the exception types that are the framework's fault (``internal_types``),
+    and its message rows, first match wins (``rows``: class word, needles)."""
+
+    seen: tuple[str, str, str] | None = None
+    internal_types: tuple[str, ...] = ()
+    rows: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How the campaign judges this case on this oracle, as data a script
+    prints (built by :func:`conformance.judge.judged.judgement`): per error
+    class, the verdict's words and whether it shows the finding (``errors``);
+    the same for the values the campaign can name (``values``: label, array,
+    words, shows: the reference's, each policy's, the one observed) and for any
+    other value (``other``)."""
+
+    errors: tuple[tuple[str, str, bool], ...]
+    values: tuple[tuple[str, np.ndarray, str, bool], ...]
+    other: tuple[str, bool]
+
+    @classmethod
+    def against(cls, reference: Outcome) -> Judgement:
+        """Without a campaign's verdicts (a script written outside a campaign):
+        an answer shows a discrepancy where it departs from ``reference``: an
+        internal error, an error whose :class:`ErrorGroup` differs from the
+        reference's, an error for a value, a value other than the reference's.
+
+        >>> j = Judgement.against(Outcome(Kind.ERROR, error_class=ErrorClass.INDEX_OUT_OF_RANGE))
+        >>> {word: shows for word, _, shows in j.errors}["negative index rejected"], j.other
+        (False, ('a value instead of an error', True))
+        """
+        want = ErrorGroup.of(reference.error_class) if reference.kind is Kind.ERROR else None
+        errors = tuple((c.value, *_against(ErrorGroup.of(c), want, reference.kind)) for c in ErrorClass)
+        if reference.kind is Kind.VALUE and reference.value is not None:
+            return cls(errors, (("reference's", reference.value, "as expected", False),), ("differs", True))
+        return cls(errors, (), ("a value instead of an error", True))
+
+
+def _against(have: ErrorGroup | None, want: ErrorGroup | None, expected: Kind) -> tuple[str, bool]:
+    """An error of group ``have`` where the reference answers ``expected`` (an error of group ``want``)."""
+    if have is ErrorGroup.INTERNAL:
+        return "internal error", True
+    if expected is not Kind.ERROR:
+        return "error instead of value", True
+    if have is None or want is None or have is want:
+        return "as expected", False
+    return f"wrong error ({have}, expected {want})", True

@@ -1,0 +1,191 @@
+"""SIGTERM at any phase stops the run within seconds and writes what was
+found so far, marked cut short (issue 27, point 5); a budget bounds the whole
+run, the atlas included, and one too short is refused before any work (point 4)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.cli.main import main
+
+# NumPy's take: its atlas alone takes tens of seconds (probes that hang cost a time limit each)
+LONG = ["--oracles", "numpy", "--ops", "numpy.take", "--max-examples", "100000"]
+EXIT_WITHIN_S = 5.0
+
+
+def _start(out: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "conformance.cli.main", "run", *LONG, *args, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _wait_for(what, proc: subprocess.Popen, within: float = 180.0) -> None:
+    deadline = time.monotonic() + within
+    while not what():
+        assert proc.poll() is None, proc.communicate()[0][-2000:]
+        assert time.monotonic() < deadline, "the run never got there"
+        time.sleep(0.1)
+
+
+def _stop(proc: subprocess.Popen) -> tuple[float, str]:
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    output, _ = proc.communicate(timeout=60)
+    return time.monotonic() - sent, output
+
+
+def _judged_lines(out: Path) -> int:
+    stream = out / "results.jsonl"
+    return stream.read_text().count('"type": "judged"') if stream.exists() else 0
+
+
+def test_sigterm_in_the_atlas_exits_within_5_s_with_a_report_marked_cut_short(tmp_path) -> None:
+    proc = _start(tmp_path)
+    # in the atlas: probe cases judged (streamed), the atlas not yet written
+    _wait_for(lambda: _judged_lines(tmp_path) >= 1, proc)
+    assert not (tmp_path / "atlas.json").exists(), "the atlas ended before the signal: the test needs a longer atlas"
+    took, output = _stop(proc)
+    assert took < EXIT_WITHIN_S, f"exited {took:.1f} s after SIGTERM\n{output[-2000:]}"
+    assert "SIGTERM: stopping" in output and "run cut short by the signal during atlas" in output, output[-2000:]
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["status"] == "interrupted" and saved["figures"]["cut_short"] == {"by": "signal", "phase": "atlas"}
+    atlas = json.loads((tmp_path / "atlas.json").read_text())
+    assert atlas["skipped"] and {s["why"] for s in atlas["skipped"]} == {"the run was cut short"}
+    assert (tmp_path / "index.html").exists() and "interrupted" in (tmp_path / "summary.md").read_text()
+
+
+def test_sigterm_while_drawing_exits_within_5_s_with_its_findings(tmp_path) -> None:
+    proc = _start(tmp_path)
+    _wait_for(lambda: (tmp_path / "atlas.json").exists() and _judged_lines(tmp_path) > 150, proc)
+    took, output = _stop(proc)
+    assert took < EXIT_WITHIN_S, f"exited {took:.1f} s after SIGTERM\n{output[-2000:]}"
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["status"] == "interrupted" and saved["findings"] and (tmp_path / "index.html").exists()
+
+
+def test_a_budget_too_short_is_refused_before_any_work_naming_the_minimum(capsys, tmp_path) -> None:
+    code = main(["run", "--budget", "20", "--ops", "numpy.take", "--oracles", "numpy", "--out", str(tmp_path / "o")])
+    text = capsys.readouterr().err
+    assert code == 2 and "--budget" in text and "the minimum is 22 s" in text, text
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_short_budget_runs_part_of_the_atlas_and_lists_the_cells_it_skipped(capsys, tmp_path) -> None:
+    from conformance.execution import registry
+
+    registry.discover()  # what frameworks are here: asked once per process (cached on disk between runs)
+    budget = 40.0
+    started = time.monotonic()
+    args = ["run", "--budget", str(budget), "--ops", "numpy.take", "--oracles", "numpy", "--out", str(tmp_path)]
+    assert main(args) == 0
+    took = time.monotonic() - started
+    err = capsys.readouterr().err
+    atlas = json.loads((tmp_path / "atlas.json").read_text())
+    assert atlas["skipped"] and all(s["why"] for s in atlas["skipped"]), atlas["skipped"][:3]
+    assert f"{len(atlas['skipped'])} skipped" in err, err
+    assert took < budget * 1.15, f"{took:.1f} s for a {budget:g} s budget"
+    summary = (tmp_path / "summary.md").read_text()
+    assert "skipped" in summary
+
+
+@pytest.mark.parametrize("budget", [30.0, 120.0])
+def test_the_atlas_subset_depends_on_the_budget_alone(budget) -> None:
+    from conformance.campaign.atlas_runner import _plan, subset
+    from conformance.campaign.settings import ATLAS_SHARE, PROBE_RUN_S
+    from conformance.core.oracle import OracleInfo
+
+    info = {"n": OracleInfo("n", "numpy", "1", "cpu", "eager", ("numpy.take",))}
+    pairs, _ = _plan(["numpy.take"])
+    limit = int(budget * ATLAS_SHARE / PROBE_RUN_S)
+    first = subset(pairs, info, limit)
+    assert first == subset(pairs, info, limit) and 0 < first <= len(pairs)
+    assert pairs[first - 1][0].condition != (pairs[first][0].condition if first < len(pairs) else None)
+
+
+# -- the same, in process, with oracles that block: every phase ends on time ------------------------------------
+
+
+class _Blocks:
+    """NumPy's take, in process, that blocks for good once it has answered ``after`` cases."""
+
+    name = "blocks"
+
+    def __init__(self, after: int) -> None:
+        from conformance.core.oracle import Capabilities
+
+        self.after, self.capabilities = after, Capabilities()
+
+    def info(self):
+        from conformance.core.oracle import OracleInfo
+
+        return OracleInfo("blocks", "numpy", "1", "cpu", "eager", ("numpy.take",))
+
+    def run_many(self, cases, *, timeout=None):
+        import numpy as np
+
+        from conformance.core.outcome import Outcome
+
+        out = []
+        for c in cases:
+            if self.after <= 0:
+                threading.Event().wait(600)  # a hang no time limit stops
+            self.after -= 1
+            try:
+                out.append(Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))))
+            except Exception as exc:  # noqa: BLE001 - an error is an outcome
+                out.append(Outcome.raised(exc))
+        return out
+
+    def reproducer(self, case, reference, observed=None):
+        raise NotImplementedError
+
+
+def _campaign(oracle, *, stop=None, budget=None, replay=None, atlas=False):
+    from conformance.campaign.runner import run_campaign
+    from conformance.campaign.settings import Settings
+
+    settings = Settings(seed=1, max_examples=10**6, budget_s=budget, ops=("numpy.take",), atlas=atlas)
+    started = time.monotonic()
+    result = run_campaign([oracle], settings, stop=stop, replay=replay)
+    return result, time.monotonic() - started
+
+
+def _stop_in(seconds: float) -> threading.Event:
+    stop = threading.Event()
+    threading.Timer(seconds, stop.set).start()
+    return stop
+
+
+@pytest.mark.parametrize(("after", "phase"), [(0, "drawing"), (200, "drawing")])
+def test_a_stop_while_an_oracle_blocks_ends_the_run_within_seconds(after, phase) -> None:
+    result, took = _campaign(_Blocks(after), stop=_stop_in(2.0))
+    assert took < 2.0 + EXIT_WITHIN_S, took
+    assert str(result.status) == "interrupted" and result.figures["cut_short"] == {"by": "signal", "phase": phase}
+
+
+def test_a_stop_during_the_replay_ends_the_run_within_seconds() -> None:
+    def replay():
+        threading.Event().wait(600)
+        return []
+
+    result, took = _campaign(_Blocks(10**6), stop=_stop_in(1.0), replay=replay)
+    assert took < 1.0 + EXIT_WITHIN_S and result.figures["cut_short"]["phase"] == "replay"
+
+
+def test_the_budget_ends_a_run_whose_oracle_blocks_within_the_budget() -> None:
+    budget = 6.0
+    result, took = _campaign(_Blocks(50), budget=budget)
+    assert took < budget, took
+    assert str(result.status) == "complete" and result.figures["cut_short"]["by"] == "budget"
+    assert result.cases["blocks"] == 50  # what it answered before blocking is kept
