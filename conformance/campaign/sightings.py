@@ -43,6 +43,18 @@ class First:
     probe: bool = False  # seen on an atlas probe: explicit arrays that the class case does not derive
 
 
+def _example(first: First) -> dict[str, Any]:
+    """A first sighting as the stream records it (its case, the reference's and the oracle's outcome)."""
+    j = first.judged
+    return {
+        "class_case": first.class_case.to_json(),
+        "case": j.case.to_json(),
+        "reference": j.reference.to_json(),
+        "outcome": j.outcome.to_json(),
+        "seconds": round(first.seconds, 3),
+    }
+
+
 @dataclass
 class Sightings:
     """See the module docstring. ``start`` is a :func:`time.monotonic` value."""
@@ -121,17 +133,7 @@ class Sightings:
             return
         self.first[sig] = First(cc, j, time.monotonic() - self.start, probe)
         if self.stream:
-            self.stream.record(
-                Record.DISCREPANCY,
-                {
-                    "signature": sig.to_json(),
-                    "class_case": cc.to_json(),
-                    "case": j.case.to_json(),
-                    "reference": j.reference.to_json(),
-                    "outcome": j.outcome.to_json(),
-                    "seconds": round(self.first[sig].seconds, 3),
-                },
-            )
+            self.stream.record(Record.DISCREPANCY, {"signature": sig.to_json(), **_example(self.first[sig])})
 
     def fault(self, cc: ClassCase, j: Judged) -> None:
         """Record, once, a crash or timeout met while shrinking (a signature of its own)."""
@@ -150,6 +152,10 @@ class Sightings:
         with self._lock:
             if not self.frozen:
                 self._rename(old, new, first)
+                if self.stream:  # so that a stream cut off before the findings settles as the run did
+                    self.stream.record(
+                        Record.RENAMED, {"from": old.to_json(), "signature": new.to_json(), **_example(first)}
+                    )
 
     def _rename(self, old: Signature, new: Signature, first: First) -> None:
         self.counts[new] += self.counts.pop(old, 0)

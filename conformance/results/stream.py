@@ -6,8 +6,9 @@ was run (every oracle's verdict on every op, compactly), one ``discrepancy``
 line the first time each signature is met (the full case, the reference's and
 the oracle's outcome, so a finding can be rebuilt without re-running
 anything), ``harness_error`` lines, ``replay`` lines (a baseline entry's
-reproducers replayed by ``check``), ``finding`` lines once shrunk, and an
-``end`` line. Lines are flushed after every drawn case, so a campaign killed
+reproducers replayed by ``check``), ``renamed`` lines (a root cause named on
+an example built or found while findings are built: its new signature and
+that example), ``finding`` lines once shrunk, and an ``end`` line. Lines are flushed after every drawn case, so a campaign killed
 at any moment (SIGKILL, out of memory, a CI timeout) leaves what it had done,
 and :func:`read_stream` rebuilds a :class:`~conformance.results.run_result.RunResult`
 from it.
@@ -51,6 +52,7 @@ class Record(Word):
     DISCREPANCY = "discrepancy"
     HARNESS_ERROR = "harness_error"
     FINDING = "finding"
+    RENAMED = "renamed"
     REPLAY = "replay"
     END = "end"
 
@@ -92,7 +94,7 @@ class ResultStream:
         self._write({"type": Record.JUDGED.value, "class_case": class_case, "verdicts": verdicts})
 
     def record(self, kind: Record, payload: dict[str, Any]) -> None:
-        """A ``discrepancy``, ``harness_error``, ``finding`` or ``replay`` line."""
+        """A ``discrepancy``, ``harness_error``, ``renamed``, ``finding`` or ``replay`` line."""
         self._write({"type": kind.value, **payload})
 
     def end(self, *, seconds: float, status: RunStatus) -> None:
@@ -144,6 +146,26 @@ def settled(firsts: dict[str, Finding]) -> dict[str, Finding]:
     return out
 
 
+def renamed(
+    found: dict[str, Finding], renames: list[tuple[str, str]], firsts: dict[str, Finding]
+) -> dict[str, Finding]:
+    """``found`` (settled first sightings, by signature key) after the renames
+    the run made while building its findings (``renames``: old key, new key, in
+    order; a root cause named on an example built or found to tell its
+    behaviour): each old root cause's sightings go to the new one, whose
+    first example is ``firsts[new]`` where it has none of its own."""
+    out = dict(found)
+    for old, new in renames:
+        gone = out.pop(old, None)
+        if gone is None:
+            continue
+        kept = out.get(new)
+        out[new] = (
+            replace(firsts[new], count=gone.count) if kept is None else replace(kept, count=kept.count + gone.count)
+        )
+    return out
+
+
 def _framework(header: dict[str, Any], oracle: str) -> str:
     """The framework of ``oracle`` as the stream's header states it ("" where it does not).
 
@@ -161,7 +183,8 @@ def rebuild(path: Path) -> RunResult:
     (an ``end`` line), its ``finding`` lines, exactly the findings of its
     ``results.json``; where it was killed, the shrunk findings it got to and
     the first example of every other signature, settled by the same rule the
-    run uses (:func:`settled`), with status ``partial``."""
+    run uses (:func:`settled`, then the renames it made: :func:`renamed`), with
+    status ``partial``."""
     header: dict[str, Any] = {}
     matrix: Matrix = {}
     cases: Counter[str] = Counter()
@@ -170,6 +193,7 @@ def rebuild(path: Path) -> RunResult:
     shrunk: dict[str, Finding] = {}
     errors: list[HarnessError] = []
     replayed: list[dict[str, Any]] = []
+    renames: list[tuple[str, str]] = []
     end: dict[str, Any] = {}
     for r in records(path):
         kind = Record(r["type"])
@@ -183,17 +207,22 @@ def rebuild(path: Path) -> RunResult:
                 )
                 cell[v["behaviour"]] = cell.get(v["behaviour"], 0) + 1
                 raw += not Mismatch.parse(v["outcome"]).conforms
-        elif kind is Record.DISCREPANCY:
+        elif kind in (Record.DISCREPANCY, Record.RENAMED):
             sig = Signature.from_json(r["signature"])
-            firsts[sig.key()] = Finding(
-                sig,
-                Case.from_json(r["case"]),
-                Outcome.from_json(r["reference"]),
-                {sig.oracle: Outcome.from_json(r["outcome"])},
-                first_seen_s=r["seconds"],
-                seed=header.get("seed"),
-                class_case=r["class_case"],
-                framework=_framework(header, sig.oracle),
+            if kind is Record.RENAMED:
+                renames.append((Signature.from_json(r["from"]).key(), sig.key()))
+            firsts.setdefault(
+                sig.key(),
+                Finding(
+                    sig,
+                    Case.from_json(r["case"]),
+                    Outcome.from_json(r["reference"]),
+                    {sig.oracle: Outcome.from_json(r["outcome"])},
+                    first_seen_s=r["seconds"],
+                    seed=header.get("seed"),
+                    class_case=r["class_case"],
+                    framework=_framework(header, sig.oracle),
+                ),
             )
         elif kind is Record.FINDING:
             f = Finding.from_json({k: v for k, v in r.items() if k != "type"})
@@ -204,7 +233,7 @@ def rebuild(path: Path) -> RunResult:
             replayed.append({k: v for k, v in r.items() if k != "type"})
         elif kind is Record.END:
             end = r
-    found = list(shrunk.values()) if end else list(settled({**firsts, **shrunk}).values())
+    found = list(shrunk.values()) if end else list(renamed(settled({**firsts, **shrunk}), renames, firsts).values())
     findings = ranked(found)  # the execution modes of one fact: one finding, worst first, as the run lists them
     return RunResult(
         facts=header.get("facts", {}),
