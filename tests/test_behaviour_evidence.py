@@ -2,7 +2,9 @@
 atlas cell names a behaviour only where exactly that candidate explains the
 output; what a framework reads of an index beyond int32 (its low 32 bits, an
 unsigned index read as signed) is a candidate, and where no drawn example
-names it the campaign builds one; atlas cells store the values they judged."""
+names it the campaign builds one; so are the data batch an index batch reads
+where batch dimensions differ (b // k, a batch of 1 broadcast); atlas cells
+store the values they judged."""
 
 from __future__ import annotations
 
@@ -21,7 +23,16 @@ from conformance.core.case import Case, CaseTags
 from conformance.core.encoding import decode_array
 from conformance.core.outcome import Outcome
 from conformance.judge.rootcause import BEYOND_INT32, merged_into
-from conformance.judge.verdict import PolicyValues, fitting_words, observed_policy
+from conformance.judge.verdict import (
+    BATCH_READS,
+    PolicyValues,
+    batch_mapped,
+    batch_reading,
+    fitting_words,
+    judge,
+    observed_policy,
+    reference_outcome,
+)
 from conformance.results.atlas import Atlas
 from conformance.spec.plans import EqClass
 
@@ -75,6 +86,45 @@ def test_a_word_of_how_an_index_beyond_int32_is_read_stays_named() -> None:
     sig = Signature("jax.numpy.take", "jax", "0.10.2", "cpu", "eager", "wrong value", "reads the low 32 bits", ())
     sig = Signature(sig.op, sig.oracle, sig.version, sig.device, sig.mode, sig.outcome, sig.policy, BEYOND_INT32)
     assert merged_into(sig, {Behaviour.LOW_32_BITS}, [sig]) is None
+
+
+# -- batch dimensions that differ: which data batch each index batch reads ----------------------
+
+BATCHED = np.arange(2 * 3, dtype=np.float32).reshape(2, 3) * 10 + 10  # no element equals another
+FOUR = np.array([[0], [1], [2], [0]])  # index batch 4 against data batch 2
+
+
+def test_an_index_batch_k_times_the_data_batch_is_named_where_the_data_batch_tells_the_readings_apart() -> None:
+    tags = CaseTags("in-range", "int64", "float")
+    case = Case("onnx.GatherND-12", BATCHED, FOUR, {"batch_dims": 1}, tags)
+    got = Outcome.returned(np.array([10, 20, 60, 40], np.float32))  # onnxruntime 1.31: batches 2, 3 read data batch 1
+    v = judge(case, reference_outcome(case), got, PolicyValues(case))
+    assert str(v.outcome) == "value instead of error" and v.behaviour is Behaviour.BATCH_DIVIDED
+    assert batch_reading(case, np.array([10, 50, 30, 40], np.float32)) is None  # b % 2: no candidate of ours
+    one = Case("onnx.GatherND-12", BATCHED[:1], FOUR, {"batch_dims": 1}, tags)
+    assert batch_reading(one, np.array([10, 20, 30, 10], np.float32)) is Behaviour.AMBIGUOUS  # b // 4 == 0 always
+
+
+def test_an_onnxruntime_atlas_cell_of_an_index_batch_twice_the_data_batch_stores_the_values_that_prove_it() -> None:
+    import oracles
+    from conformance.campaign.atlas_runner import run_atlas
+
+    if "onnxruntime" not in oracles.available():
+        pytest.skip("needs onnxruntime")
+    oracle = oracles.get("onnxruntime")
+    try:
+        atlas = run_atlas([oracle], {oracle.name: oracle.info()}, ["onnx.GatherND"])
+    finally:
+        oracle.close()
+    cells = {(c.condition, c.op): c for c in atlas.cells}
+    for op in ("onnx.GatherND-12", "onnx.GatherND-13"):
+        multiple, data_1 = cells[("batch-multiple", op)], cells[("batch-data-1", op)]
+        assert multiple.behaviour is Behaviour.BATCH_DIVIDED and data_1.behaviour is Behaviour.AMBIGUOUS
+        case, observed = Case.from_json(multiple.example), decode_array(multiple.example["observed_value"])
+        readings = {how: batch_mapped(case, how) for how in BATCH_READS}
+        assert [how for how, v in readings.items() if v is not None and np.array_equal(v, observed)] == [
+            Behaviour.BATCH_DIVIDED
+        ]
 
 
 # -- built examples: a JAX finding on int64, a NumPy finding on uint64 ---------------------------

@@ -27,6 +27,8 @@ class Behaviour(Word):
     FILLS = "fills"
     LOW_32_BITS = "reads the low 32 bits"
     SIGNED = "reads unsigned as signed"
+    BATCH_DIVIDED = "reads data batch b // k"
+    BATCH_BROADCAST = "broadcasts a batch of 1"
     UNCHECKED = "unchecked (empty output)"
     DTYPE_REJECTED = "rejects dtype"
     INTERNAL = "internal error"
@@ -74,6 +76,12 @@ BEHAVIOURS: dict[Behaviour, Look] = {
         4, "#ffe0b2", "#8a3c00", "read a 64-bit index as its low 32 bits (2**32 + 1 reads element 1)"
     ),
     Behaviour.SIGNED: Look(4, "#ffe0b2", "#8a3c00", "read an unsigned index as signed (2**64 - 1 reads as -1)"),
+    Behaviour.BATCH_DIVIDED: Look(
+        4, "#ffe0b2", "#8a3c00", "accepted an index batch k times the data batch: index batch b reads data batch b // k"
+    ),
+    Behaviour.BATCH_BROADCAST: Look(
+        4, "#ffe0b2", "#8a3c00", "accepted a data batch of 1 against a larger index batch: every index batch reads it"
+    ),
     Behaviour.WRONG_ERROR: Look(
         5, "#e8dcf7", "#4a148c", "raised another class of error than the reference, or accepted bad input"
     ),

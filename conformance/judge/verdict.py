@@ -94,6 +94,61 @@ def reread(indices: np.ndarray, how: Behaviour) -> np.ndarray | None:
     return out if out is not None and not np.array_equal(out.astype(object), idx.astype(object)) else None
 
 
+BATCH_READS: tuple[Behaviour, ...] = (Behaviour.BATCH_DIVIDED, Behaviour.BATCH_BROADCAST)
+"""What a framework may make of batch dimensions that differ (``batch_dims``
+> 0, data batch ``n``, index batch ``m``): index batch ``b`` reads data batch
+``b // (m // n)``, or a data batch of 1 serves every index batch
+(:func:`batch_mapped`)."""
+
+
+def batch_mapped(case: Case, how: Behaviour) -> np.ndarray | None:
+    """The reference's answer for ``case`` with its data's batch dimensions
+    read ``how`` (one of :data:`BATCH_READS`): the data batch each index batch
+    reads, then the op's own rule; None where ``how`` cannot read these
+    shapes (no ``batch_dims``, a batch that does not divide, no batch of 1)
+    or reads every batch as it is.
+
+    >>> case = Case("onnx.GatherND-12", np.arange(6).reshape(2, 3), np.array([[0], [1], [2], [0]]), {"batch_dims": 1})
+    >>> batch_mapped(case, Behaviour.BATCH_DIVIDED).tolist()   # batches 0, 1 read data batch 0; 2, 3 data batch 1
+    [0, 1, 5, 3]
+    >>> batch_mapped(case, Behaviour.BATCH_BROADCAST) is None   # no batch of 1
+    True
+    """
+    data, idx = np.asarray(case.data), np.asarray(case.indices)
+    b = case.attrs.get("batch_dims", 0)
+    if not isinstance(b, int) or b <= 0 or data.ndim < b or idx.ndim < b:
+        return None
+    rows: list[np.ndarray] = []
+    for n, m in zip(data.shape[:b], idx.shape[:b], strict=True):
+        if how is Behaviour.BATCH_DIVIDED and n > 0 and m % n == 0:
+            rows.append(np.arange(m) // (m // n))
+        elif how is Behaviour.BATCH_BROADCAST and n in (1, m):
+            rows.append(np.arange(m) if n == m else np.zeros(m, np.intp))
+        else:
+            return None
+    if data.shape[:b] == idx.shape[:b]:
+        return None
+    try:
+        value = reference(case.op, data[np.ix_(*rows)], idx, check_dtypes=False, **case.attrs)
+    except (IndexError, ValueError, TypeError):
+        return None
+    return np.asarray(value)
+
+
+def batch_reading(case: Case, value: np.ndarray) -> Behaviour | None:
+    """The one word of :data:`BATCH_READS` whose reading gives ``value``,
+    ``ambiguous`` where both do (a data batch of 1), None where none does.
+
+    >>> data, idx = np.arange(6).reshape(2, 3) * 10, np.array([[0], [1], [2], [0]])
+    >>> batch_reading(Case("onnx.GatherND-12", data, idx, {"batch_dims": 1}), np.array([0, 10, 50, 30])).value
+    'reads data batch b // k'
+    >>> batch_reading(Case("onnx.GatherND-12", data[:1], idx, {"batch_dims": 1}), np.array([0, 10, 20, 0])).value
+    'ambiguous'
+    """
+    words = [how for how in BATCH_READS if (v := batch_mapped(case, how)) is not None and same_bits(value, v)]
+    return words[0] if len(words) == 1 else (Behaviour.AMBIGUOUS if words else None)
+
+
 def candidates(values: PolicyValues) -> tuple[tuple[IndexPolicy, Behaviour], ...]:
     """The candidate policies for ``values``' case, each with the word it earns
     *on this example*. Policies that cannot differ on it share a word: with
@@ -459,8 +514,8 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
         behaviour = Behaviour.DTYPE_REJECTED
     elif regime in POLICY_REGIMES:
         behaviour = observed_policy(got, values)
-    elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:
-        behaviour = Behaviour.WRONG_ERROR  # a precondition violation accepted
+    elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:  # a precondition violation accepted
+        behaviour = batch_reading(case, np.asarray(got.value)) or Behaviour.WRONG_ERROR
     elif got.kind is Kind.VALUE:
         behaviour = Behaviour.CONFORMS if conforms else Behaviour.GARBAGE
     elif got.kind is Kind.ERROR:

@@ -45,6 +45,8 @@ NEVER = frozenset(
     {
         Behaviour.GARBAGE,
         Behaviour.WRONG_ERROR,
+        Behaviour.BATCH_DIVIDED,
+        Behaviour.BATCH_BROADCAST,
         Behaviour.INTERNAL,
         Behaviour.CRASH,
         Behaviour.TIMEOUT,
