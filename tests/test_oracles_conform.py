@@ -141,6 +141,13 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         for op in ("torch.gather", "torch.take_along_dim")
     ),
     KnownDifference(
+        "torch",
+        "torch.take_along_dim",
+        lambda d, i, a: a.get("dim") is None and i.size > 0 and bool((i < 0).any()),
+        "torch.take_along_dim with dim=None raises on a negative index ('index -1 is out of bounds for dimension 0 "
+        "with size 6') where numpy.take_along_axis, which its docs defer to, wraps it once (with a dim, torch wraps)",
+    ),
+    KnownDifference(
         "onnx-reference",
         "onnx.GatherElements",
         lambda d, i, a: (
