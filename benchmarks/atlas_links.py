@@ -42,9 +42,7 @@ def unlinked(cells: Sequence[AtlasCell], findings: Sequence[Finding]) -> list[tu
     """
     index, known = FindingIndex(findings), kinds(findings)
     return [
-        (c, (c.oracle, op_family(c.op)) in known)
-        for c in cells
-        if not c.documented and not cell_findings(c, index)
+        (c, (c.oracle, op_family(c.op)) in known) for c in cells if not c.documented and not cell_findings(c, index)
     ]
 
 
