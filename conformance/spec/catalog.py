@@ -471,7 +471,7 @@ CATALOG: tuple[OpSpec, ...] = (
         "https://www.tensorflow.org/api_docs/python/tf/gather",
         (
             Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"),
-            Attr("batch_dims", 0, "int in [-q, q]"),
+            Attr("batch_dims", 0, "None (= 0) or int in [-q, q]"),
         ),
         tf_gather,
         NONNEGATIVE,
