@@ -598,3 +598,10 @@ def test_a_finding_card_shows_the_doc_sentence_it_departs_from() -> None:
     assert '<blockquote class="basis">Departs from: “' in html
     assert "returns invalid values (e.g. NaN) for out-of bounds indices" in html.replace("&#34;", '"')
     assert f'<a href="{basis.url}">' in html
+
+
+def test_a_finding_card_says_where_the_docs_are_silent() -> None:
+    f = known_finding()
+    f.case = Case("torch.gather", np.array([10, 20]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
+    html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
+    assert '<div class="basis muted">The docs are silent here: negatives are not documented' in html

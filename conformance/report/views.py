@@ -26,7 +26,7 @@ from conformance.judge.cost import user_cost
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
 from conformance.results.finding import Finding
-from conformance.spec.basis import Ground, departed
+from conformance.spec.basis import Basis, Ground, Silent, departed
 from conformance.spec.catalog import spec
 
 SCRIPTS_DIR = "scripts"
@@ -181,6 +181,16 @@ class FindingView:
     onnx_file: str | None
     doc: tuple[str, str] | None
     basis: Ground | None = None
+
+    @property
+    def quoted(self) -> Basis | None:
+        """The basis when it is a quoted sentence (None where the docs are silent)."""
+        return self.basis if isinstance(self.basis, Basis) else None
+
+    @property
+    def silence(self) -> str:
+        """Why the docs are silent on what the finding departs from ("" where they are quoted)."""
+        return self.basis.reason if isinstance(self.basis, Silent) else ""
 
 
 def outcome_views(finding: Finding) -> list[OutcomeView]:
