@@ -488,3 +488,13 @@ class Support(Word):
         <Support.REJECTED: 'rejected'>
         """
         return cls(words.partition(" (")[0])
+
+
+class Decision(Word):
+    """A catalog decision a doc sentence grounds (:mod:`conformance.spec.basis`): the index policy,
+    the accepted dtypes, the shape rules, or one attribute's domain."""
+
+    POLICY = "policy"
+    DTYPES = "dtypes"
+    SHAPES = "shapes"
+    ATTRIBUTE = "attribute"

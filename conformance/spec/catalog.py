@@ -257,6 +257,12 @@ TNP_ALONG_NOTE = (
     "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
     "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted"
 )
+TORCH_ALONG_NOTE = (
+    "'Selects values from input at the 1-dimensional indices from indices along the given dim. ... This function is similar to "
+    "NumPy's take_along_axis. See also torch.gather()': the docs defer to numpy.take_along_axis, so its rule is followed: "
+    "negatives wrap once, out of range raises; other dimensions broadcast; 'If dim is None, the input array is treated as if it "
+    "has been flattened to 1d' (the same rule holds with dim=None)"
+)
 TORCH_INDEXING_NOTE = (
     "x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
     "Python's indexing and slicing notation'; the docs state no more, and torch follows NumPy's integer-array indexing: negatives wrap once, "
@@ -443,10 +449,10 @@ CATALOG: tuple[OpSpec, ...] = (
         "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
         (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),),
         elements("torch.take_along_dim", "dim", OtherDims.BROADCAST, flatten_both=True),
-        NONNEGATIVE,
+        ONNX,
         TORCH_DTYPES,
         ("int64",),
-        "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
+        TORCH_ALONG_NOTE,
     ),
     OpSpec(
         "torch.index_select",
@@ -465,7 +471,7 @@ CATALOG: tuple[OpSpec, ...] = (
         "https://www.tensorflow.org/api_docs/python/tf/gather",
         (
             Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"),
-            Attr("batch_dims", 0, "int in [-q, q]"),
+            Attr("batch_dims", 0, "None (= 0) or int in [-q, q]"),
         ),
         tf_gather,
         NONNEGATIVE,
