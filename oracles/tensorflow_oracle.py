@@ -8,7 +8,9 @@ Inputs become tensors of the same dtype via ``tf.constant`` (bfloat16 from
 ml_dtypes maps to ``tf.bfloat16``; NumPy unicode to ``tf.string`` as UTF-8).
 String results come back as ``bytes``; they are decoded to the input's own
 NumPy dtype (``strings_like``, :data:`oracles._common.STRINGS_LIKE`). Object
-arrays are unsupported, and so are strings under XLA, which has no string type.
+arrays reach ``tf.constant`` as they are: of bytes or str they are ``tf.string``
+(TF's own kernel tests gather them), of anything else TF refuses them itself.
+Strings under XLA, which has no string type, are unsupported.
 
 ``tf.experimental.numpy`` has an oracle of its own
 (:mod:`oracles.tf_numpy_oracle`): its NumPy behaviour is switched on process-wide.
@@ -123,8 +125,6 @@ class TensorflowOracle(FrameworkOracle):
         self.xla = mode == "xla"
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
-        if a.dtype.kind == "O":
-            return "TensorFlow has no object tensors"
         if self.xla and is_text(a):
             return "XLA has no string type"
         return None

@@ -119,7 +119,8 @@ def gather_block(
 
 def tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     op = "tensorflow.gather"
-    b = as_int(attrs["batch_dims"], "batch_dims", op=op)
+    given = as_int(attrs["batch_dims"], "batch_dims", op=op, none=True)
+    b = 0 if given is None else given  # TF's generated wrapper (gen_array_ops.gather_v2) reads None as its default 0
     if b < 0:
         b += len(idx)
     _require(
