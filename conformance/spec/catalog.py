@@ -19,12 +19,15 @@ TypeError: torch.gather: attribute 'dim' is required (no default)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.case import OpKey
+from conformance.core.vocabulary import AttrRole
 from conformance.spec.multiaxis import Shape
 from conformance.spec.plans import EqClass, Plan, flat_plan
 from conformance.spec.policy import (
@@ -132,13 +135,28 @@ class OpSpec:
             raise TypeError(f"{self.key}: attribute {missing[0]!r} is required (no default)")
         return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
 
+    def check_attrs(self, bound: Attrs) -> None:
+        """The attribute domains the docs state beyond integers (those the shape rules check):
+        ``fill_value`` a scalar, never a string; ``broadcast`` a bool. A TypeError naming the attribute.
+
+        >>> spec("paddle.take_along_axis").check_attrs({"axis": 0, "broadcast": 1})
+        Traceback (most recent call last):
+        TypeError: paddle.take_along_axis: broadcast must be a bool, got int 1
+        """
+        for a in self.attrs:
+            value = bound.get(a.name)
+            if a.name == AttrRole.FILL_VALUE and isinstance(value, (str, bytes, np.str_, np.bytes_)):
+                raise TypeError(f"{self.key}: fill_value must be a scalar (a number or None), got {value!r}")
+            if a.name == AttrRole.BROADCAST and not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{self.key}: broadcast must be a bool, got {type(value).__name__} {value!r}")
+
     def policy_for(self, attrs: Attrs) -> IndexPolicy:
         """The documented policy under these attributes (e.g. ``mode``)."""
         if self.mode_attr is None:
             return self.policy
         bound = self.bind(attrs)
         mode = bound[self.mode_attr]
-        if mode not in self.mode_policies:
+        if not isinstance(mode, Hashable) or isinstance(mode, bool) or mode not in self.mode_policies:
             raise ValueError(
                 f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}"
             )

@@ -57,6 +57,7 @@ def reference(
     _check_array("data", data)
     _check_array("indices", indices)
     bound = s.bind(attrs)
+    s.check_attrs(bound)
     if check_dtypes:
         _check_dtype(s, "data", _data_name(data), s.data_dtypes)
         _check_dtype(s, "indices", _dtype_name(np_dtype(indices)), s.index_dtypes)
