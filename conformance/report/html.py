@@ -26,6 +26,7 @@ from markupsafe import Markup
 from conformance.core.behaviour import BEHAVIOURS, Behaviour, behaviour_css, css_class, legend
 from conformance.core.outcome import Kind
 from conformance.core.vocabulary import FindingStatus
+from conformance.report.arrays_view import attr_text
 from conformance.report.atlas_diff import AtlasChange, atlas_changes
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
@@ -164,6 +165,7 @@ def environment() -> Environment:
     env.filters["fact"] = fact_text
     env.filters["duration"] = human_duration
     env.filters["breakable"] = breakable
+    env.filters["attr"] = attr_text
     return env
 
 
