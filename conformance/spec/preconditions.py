@@ -117,24 +117,38 @@ def gather_block(
     return plan
 
 
-def tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-    op = "tensorflow.gather"
-    b = as_int(attrs["batch_dims"], "batch_dims", op=op)
-    if b < 0:
-        b += len(idx)
-    _require(
-        0 <= b <= len(idx),
-        op,
-        f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)",
-    )
-    axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
-    _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
-    _require(
-        data[:b] == idx[:b],
-        op,
-        f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal",
-    )
-    return block_plan(data, idx, axis, b)
+def batched_gather(op: str) -> PlanFn:
+    """A block gather with ``batch_dims`` (tf.gather, OpenVINO's Gather-8): ``batch_dims`` in ``[-q, q]``
+    (a negative one counts from the indices' rank), at most the axis (``axis=None`` is ``batch_dims``),
+    the first ``batch_dims`` dimensions of data and indices equal.
+
+    >>> batched_gather("openvino.Gather")((2, 5), (3, 1), {"axis": 1, "batch_dims": 1})
+    Traceback (most recent call last):
+    ValueError: openvino.Gather: the first batch_dims = 1 dimensions of params (2,) and indices (3,) must be equal
+    """
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        b = as_int(attrs["batch_dims"], "batch_dims", op=op)
+        if b < 0:
+            b += len(idx)
+        _require(
+            0 <= b <= len(idx),
+            op,
+            f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)",
+        )
+        axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
+        _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
+        _require(
+            data[:b] == idx[:b],
+            op,
+            f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal",
+        )
+        return block_plan(data, idx, axis, b)
+
+    return plan
+
+
+tf_gather = batched_gather("tensorflow.gather")
 
 
 def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
