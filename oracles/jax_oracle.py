@@ -126,6 +126,7 @@ class JaxOracle(FrameworkOracle):
             mode,
             JAX_OPS,
             64 if x64 else 32,
+            compiles=True,  # eager dispatch compiles each op with XLA, once per shape signature
         )
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)

@@ -12,16 +12,18 @@ default mode on each other compute provider installed
 By default one model serves every shape: its inputs have symbolic dimensions
 (``dim_param``) and only their element types and ranks are fixed. Its IR
 version is the lowest that carries the opset, which every onnxruntime reads.
-A dtype is unsupported when the op's ONNX schema (at that opset) has no type
-for it, e.g. bfloat16 before opset 13 or int8 indices; a type the schema
-allows but a runtime has no kernel for is that runtime's *error*.
+Every dtype with an ONNX element type is written into the model as it is,
+whether or not the op's schema (at that opset) allows it (bfloat16 before
+opset 13, int8 or float indices): the runtime's answer is the outcome
+(onnxruntime refuses such a model at session creation; onnx.reference may run
+it). Only a dtype ONNX cannot write at all (Python objects) is unsupported.
 
 >>> import numpy as np
 >>> ort = oracles_here()[0]
 >>> ort.run_in_process("onnx.Gather-13", np.array([[1, 2], [3, 4]]), np.array([-1]), {"axis": 0}).value.tolist()
 [[3, 4]]
->>> ort.run_in_process("onnx.Gather-11", np.array([1, 2]), np.array([0], np.int8), {}).describe()
-'not supported: onnxruntime: index dtype int8: onnx.Gather-11 (opset 11) has no type tensor(int8) for its index'
+>>> ort.run_in_process("onnx.Gather-11", np.array([1, 2]), np.array([0], np.int8), {}).error_type  # at session creation
+'InvalidGraph'
 """
 
 from __future__ import annotations
@@ -207,25 +209,22 @@ def node_and_opset(op: str) -> tuple[str, int]:
     return key.name, key.opset
 
 
-def schema_problem(op: str, arg: DtypeArg, dtype: np.dtype) -> str | None:
-    """Why the ONNX schema of ``op`` has no place for ``dtype`` as ``arg``, or None.
+def type_problem(dtype: np.dtype) -> str | None:
+    """Why ``dtype`` cannot be written in an ONNX model at all (no ONNX element type), or None.
+    A type the op's schema does not allow is written all the same: the runtime answers
+    (onnxruntime refuses the model at session creation, onnx.reference may run it).
 
-    >>> schema_problem("onnx.Gather-11", DtypeArg.DATA, np.dtype("float32")) is None
-    True
+    >>> type_problem(np.dtype("float32")) is None, type_problem(np.dtype("int8")) is None
+    (True, True)
+    >>> type_problem(np.dtype("O"))
+    'ONNX has no tensor type for Python objects'
     """
-    import onnx
-
     if dtype.kind == "O":
-        return "ONNX has no object tensors"
-    name, opset = node_and_opset(op)
-    schema = onnx.defs.get_schema(name, opset)
-    formal = schema.inputs[0 if arg is DtypeArg.DATA else 1]
-    allowed = next(
-        (c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == formal.type_str), [formal.type_str]
-    )
-    type_str = f"tensor({onnx.helper.tensor_dtype_to_string(tensor_type(dtype)).split('.')[-1].lower()})"
-    if type_str not in allowed:
-        return f"{op} (opset {opset}) has no type {type_str} for its {arg}"
+        return "ONNX has no tensor type for Python objects"
+    try:
+        tensor_type(dtype)
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"ONNX has no tensor type for {dtype}: {exc}"
     return None
 
 
@@ -306,7 +305,7 @@ class OnnxOracle(FrameworkOracle):
         self.static_shapes = static_shapes
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
-        return schema_problem(op, arg, a.dtype)
+        return type_problem(a.dtype)
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
         if self.static_shapes:

@@ -8,7 +8,10 @@ gathers with ``np.take``, ``fake-raises`` raises an IndexError,
 runs), ``fake-slow`` sleeps :data:`SLOW_SECONDS` then gathers, and
 ``fake-none``, ``fake-list`` and ``fake-scalar`` answer something that is not
 an ndarray. ``fake-any`` does what the case's ``do`` attribute says, so that
-one batch can mix them. The worker loads this file by path (see :data:`TABLE`).
+one batch can mix them (also ``works``: ``cpu_s`` CPU seconds, and
+``slow-once``: that much only the first time, as a busy machine makes a case
+slow once). ``fake-compiles`` declares that it compiles and works
+``compile_s`` CPU seconds on each new shape signature. The worker loads this file by path (see :data:`TABLE`).
 :func:`fragile_module` writes an oracle module that loads once and never again.
 
 >>> import numpy as np
@@ -38,7 +41,7 @@ from oracles.base import Oracle
 BEHAVIOURS = ("returns", "raises", "segfault", "abort", "exit", "hang", "spin", "slow", "none", "list", "scalar")
 
 PATH = str(Path(__file__).resolve())
-TABLE: dict[str, str] = {f"fake-{b}": PATH for b in (*BEHAVIOURS, "any")}
+TABLE: dict[str, str] = {f"fake-{b}": PATH for b in (*BEHAVIOURS, "any", "compiles")}
 """Name -> module, for :func:`conformance.execution.registry.registered`."""
 
 SLOW_SECONDS = 0.4
@@ -80,6 +83,28 @@ def _slow(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     return _returns(data, indices, attrs)
 
 
+def burn(seconds: float) -> None:
+    """Work ``seconds`` of this process's CPU time (never a sleep)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def _works(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Works ``cpu_s`` CPU seconds, then gathers."""
+    burn(attrs.pop("cpu_s"))
+    return _returns(data, indices, attrs)
+
+
+def _slow_once(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Works ``cpu_s`` CPU seconds the first time ever (no file ``marker`` yet), then gathers at once."""
+    marker, seconds = attrs.pop("marker"), attrs.pop("cpu_s")
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        burn(seconds)
+    return _returns(data, indices, attrs)
+
+
 ACTIONS = {
     "returns": _returns,
     "raises": _raises,
@@ -89,6 +114,8 @@ ACTIONS = {
     "hang": _hang,
     "spin": _spin,
     "slow": _slow,
+    "works": _works,
+    "slow-once": _slow_once,
     "none": lambda *_: None,
     "list": lambda d, i, a: _returns(d, i, a).tolist(),
     "scalar": lambda d, i, a: _returns(d, i, a).sum(),
@@ -136,9 +163,33 @@ class FakeOracle(Oracle):
         )
 
 
+COMPILED: set[tuple] = set()
+"""The shape signatures ``fake-compiles`` has compiled in this process."""
+
+
+class CompilingFake(FakeOracle):
+    """An oracle that compiles: the first call of each shape signature in a
+    process works ``compile_s`` CPU seconds (the case's attribute, default 0), later ones none."""
+
+    def __init__(self) -> None:
+        super().__init__("returns", "fake-compiles")
+
+    def info(self) -> OracleInfo:
+        return OracleInfo(self.name, self.framework, "0", "cpu", "compiled", ("numpy.take",), compiles=True)
+
+    def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+        attrs = dict(attrs)
+        seconds = attrs.pop("compile_s", 0.0)
+        signature = (data.dtype.str, data.shape, indices.dtype.str, indices.shape, indices.strides)
+        if signature not in COMPILED:
+            COMPILED.add(signature)
+            burn(seconds)
+        return _returns(data, indices, attrs)
+
+
 def oracles_here() -> list[Oracle]:
     """Every fake, as an oracle module's ``oracles_here`` would list them."""
-    return [FakeOracle(b) for b in (*BEHAVIOURS, "any")]
+    return [FakeOracle(b) for b in (*BEHAVIOURS, "any")] + [CompilingFake()]
 
 
 FRAGILE = '''"""An oracle module that imports once: every later import fails."""

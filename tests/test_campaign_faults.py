@@ -1,10 +1,12 @@
 """Faults met by a real, isolated campaign stay faults, once: a hang met
-only while shrinking becomes one timeout finding and is never retried; an
+only while shrinking becomes one timeout finding, confirmed once and never
+retried after that; an
 oracle whose worker cannot restart is broken once, with one finding, and the
 rest of its cases are not run."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from conformance.campaign.runner import run_campaign
@@ -76,8 +78,12 @@ def test_a_hang_met_while_shrinking_becomes_a_timeout_finding_and_no_case_hangs_
         oracle.close()
     outcomes = {str(f.signature.outcome) for f in result.findings}
     assert "timeout" in outcomes and "wrong value" in outcomes and result.harness_errors == []
-    hung = log.read_text().split()
-    assert hung and len(hung) == len(set(hung)), "a case that hung was run again"
+    hung = Counter(log.read_text().split())
+    # a case hangs on its first try and once more, alone, when confirmed (a key may also be another case's
+    # warm-up, which is that case with every index 0); never again after that: it is remembered
+    assert hung and max(hung.values()) <= 3, hung
+    timing = oracle.timing()
+    assert timing["hangs"] >= 1 and timing["hangs"] == timing["confirmed"], timing
 
 
 def test_an_oracle_that_cannot_restart_is_broken_once_and_its_cases_are_not_run(tmp_path) -> None:

@@ -28,6 +28,7 @@ def _run(args: list[str], capsys) -> tuple[int, str]:
         (["check", "--budget", "0"], ["--budget", "must be > 0"]),
         (["check", "--max-examples", "0"], ["--max-examples", "must be > 0"]),
         (["check", "--timeout", "-1"], ["--timeout", "must be > 0"]),
+        (["check", "--workers", "0"], ["--workers", "must be > 0"]),
         (["check", "--shard", "2/2"], ["--shard", "0 <= i < n"]),
         (["check", "--oracles", "nunpy"], ["--oracles", "unknown oracle 'nunpy'", "did you mean 'numpy'"]),
         (["check", "--oracles", "numpy", "--ops", "torch.gather"], ["no selected oracle implements torch.gather"]),
@@ -38,6 +39,7 @@ def _run(args: list[str], capsys) -> tuple[int, str]:
         "budget 0",
         "max-examples 0",
         "negative timeout",
+        "workers 0",
         "bad shard",
         "unknown oracle",
         "op without oracle",
@@ -232,3 +234,24 @@ def test_the_gate_passes_on_the_pinned_versions_whatever_the_seed(seed, capsys, 
     assert code == 0, text[-3000:]
     replay = json.loads((tmp_path / "o" / "results.json").read_text())["replay"]
     assert any(r["status"] == "reproduces" for r in replay)  # the baseline's numpy entries were replayed, not skipped
+
+
+def test_without_a_terminal_the_log_says_each_phase_and_shows_life_while_nothing_advances() -> None:
+    import io
+    import time
+
+    from conformance.cli.console import PlainProgress, progress_for
+
+    out = io.StringIO()
+    assert isinstance(progress_for(out, None), PlainProgress)  # no terminal: plain lines
+    progress = PlainProgress(out, every=0.2)
+    progress.phase("atlas", 120)
+    time.sleep(0.7)  # one long condition: nothing advances
+    progress.advance(findings=3)
+    progress.phase("drawing", None)
+    progress.close()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("[atlas] started: 0/120") and lines[-1].startswith("[drawing] ended: 0")
+    beats = [line for line in lines if line.startswith("[atlas] 0/120")]
+    assert len(beats) >= 2, lines
+    assert any(line.startswith("[atlas] ended: 1/120") and "3 findings so far" in line for line in lines), lines

@@ -72,6 +72,18 @@ ACCEPTED_INDEX_DTYPES: dict[str, tuple[str, ...]] = {
 }
 """Index dtypes each op accepts (probed), by op name, else by framework."""
 
+ORACLE_INDEX_DTYPES: dict[str, tuple[str, ...]] = {
+    "onnx-reference": INDEX_DTYPES,
+    "openvino-onnx:onnx.Gather": INDEX_DTYPES,
+    "openvino-onnx:onnx.GatherND": INDEX_DTYPES,
+    "tvm:onnx.Gather": INDEX_DTYPES,
+    "tvm:onnx.GatherElements": INDEX_DTYPES,
+    "iree": INDEX_DTYPES,
+}
+"""Oracles (or oracle:op) that accept more index dtypes than their op's framework: onnx.reference, handed a model
+outside the schema (int8, uint64 indices), gathers all the same (observed since issue 22); so do OpenVINO's
+ONNX front end (Gather, GatherND), TVM (Gather, GatherElements) and IREE (every op it lowers)."""
+
 MASK_INDEX_DTYPES: dict[str, tuple[str, ...]] = {"torch.advanced_indexing": ("uint8",)}
 """Index dtypes an op takes, but as something else: torch reads a uint8 index tensor as a boolean mask."""
 
@@ -149,6 +161,20 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
             not_in=("torch-compile",),
         )
         for op in ("torch.gather", "torch.take_along_dim")
+    ),
+    KnownDifference(
+        "torch",
+        "torch.take_along_dim",
+        lambda d, i, a: a.get("dim") is None and i.size > 0 and bool((i < 0).any()),
+        "torch.take_along_dim with dim=None raises on a negative index ('index -1 is out of bounds for dimension 0 "
+        "with size 6') where numpy.take_along_axis, which its docs defer to, wraps it once (with a dim, torch wraps)",
+    ),
+    KnownDifference(
+        "tensorflow-xla",
+        "tensorflow.",
+        lambda d, i, a: d.dtype.kind in "USO",
+        "XLA has no string type: compiling tf.gather on a tf.string tensor fails (InvalidArgumentError: Detected "
+        "unsupported operations when trying to compile graph ... on XLA_CPU_JIT: _Arg ... T=DT_STRING); observed, not declared",
     ),
     KnownDifference(
         "onnx-reference",
@@ -339,12 +365,8 @@ def test_torch_take_along_dim_without_dim_flattens_indices_too_as_the_reference_
 UNSUPPORTED = [
     ("torch", "torch.take", np.array(["a", "b"]), np.array([0]), {}),
     ("torch", "torch.gather", np.array([1, 2]), np.array(["0"]), {"dim": 0}),
-    ("tensorflow", "tensorflow.gather", np.array([1, None], dtype=object), np.array([0]), {}),
-    ("tensorflow-xla", "tensorflow.gather", np.array(["a", "b"]), np.array([0]), {}),
     ("jax", "jax.numpy.take", np.array(["a", "b"]), np.array([0]), {}),
     ("onnxruntime", "onnx.Gather-13", np.array([1, None], dtype=object), np.array([0]), {}),
-    ("onnxruntime", "onnx.Gather-11", np.array([1.5], dtype=BFLOAT16), np.array([0]), {}),
-    ("onnx-reference", "onnx.GatherND-13", np.array([1.5]), np.array([[0]], np.int32), {}),
     ("numpy", "torch.gather", np.array([1.5]), np.array([0]), {"dim": 0}),
 ]
 
@@ -367,6 +389,43 @@ def test_inputs_the_framework_cannot_hold_are_unsupported_without_a_call(name, o
     assert out.kind is Kind.UNSUPPORTED and out.reason
 
 
+@pytest.mark.skipif("tensorflow" not in ORACLES, reason="no tensorflow")
+def test_tensorflow_answers_object_arrays_itself_gathering_bytes_and_refusing_ints() -> None:
+    """Observed, not declared: TF makes tf.string of an object array of bytes and refuses one of ints itself."""
+    tf_eager = ORACLES["tensorflow"]
+    strings = tf_eager.run_in_process("tensorflow.gather", np.array([b"a", b"bc"], dtype=object), np.array([1]), {})
+    assert strings.value.tolist() == [b"bc"]
+    ints = tf_eager.run_in_process("tensorflow.gather", np.array([1, None], dtype=object), np.array([0]), {})
+    assert ints.kind is Kind.ERROR and "Failed to convert" in (ints.message or "")
+
+
+OBSERVED = [
+    ("tensorflow-xla", "tensorflow.gather", np.array(["a", "b"]), np.array([0]), "InvalidArgumentError"),
+    ("onnxruntime", "onnx.Gather-11", np.array([1.5], dtype=BFLOAT16), np.array([0]), "InvalidGraph"),
+    ("onnxruntime", "onnx.Gather-13", np.array([1.5, 2.5]), np.array([1.0], np.float32), "InvalidGraph"),
+    ("onnx-reference", "onnx.GatherND-13", np.array([1.5]), np.array([[0]], np.int32), None),
+    ("onnx-reference", "onnx.Gather-13", np.array([1.5, 2.5]), np.array([1.0], np.float32), None),
+]
+"""Inputs outside a schema or a compiler's types, run all the same (issue 22): the framework answers
+(onnxruntime refuses the model at session creation, XLA the function at compile time, onnx.reference runs it)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "op", "data", "indices", "error_type"), OBSERVED, ids=[f"{o[0]}:{o[1]}:{o[3].dtype}" for o in OBSERVED]
+)
+def test_inputs_outside_the_schema_are_run_and_the_framework_answers(name, op, data, indices, error_type) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    out = ORACLES[name].run_in_process(op, data, indices, {})
+    assert out.kind is not Kind.UNSUPPORTED, out.reason
+    if error_type is None:
+        assert out.kind is Kind.VALUE, out.message  # onnx.reference gathers with int32 / float32 indices
+    else:
+        assert (
+            out.kind is Kind.ERROR and out.error_type == error_type and out.error_class is ErrorClass.DTYPE_UNSUPPORTED
+        )
+
+
 def test_numpy_holds_object_arrays() -> None:
     out = ORACLES["numpy"].run_in_process("numpy.take", np.array([1, "x", None], dtype=object), np.array([1]), {})
     assert out.kind is Kind.VALUE and out.value.tolist() == ["x"]
@@ -382,7 +441,9 @@ def test_index_dtypes_outside_the_accepted_set_are_refused_as_dtype_problems(nam
     data = np.arange(3.0)
     for idt in sorted(
         set(INDEX_DTYPES)
-        - set(accepted_index_dtypes(op))
+        - set(
+            ORACLE_INDEX_DTYPES.get(f"{name}:{spec(op).name}", ORACLE_INDEX_DTYPES.get(name, accepted_index_dtypes(op)))
+        )
         - set(MASK_INDEX_DTYPES.get(spec(op).name, ()))
         - set(MISREAD_INDEX_DTYPES.get(spec(op).name, ()))
     ):

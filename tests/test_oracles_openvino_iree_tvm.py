@@ -117,7 +117,7 @@ FACTS: dict[tuple[str, str], tuple[Any, Any, Any]] = {
         ErrorClass.INDEX_OUT_OF_RANGE,
         ErrorClass.INDEX_OUT_OF_RANGE,
     ),
-    ("openvino-onnx", "onnx.GatherND-13"): (4.0, 0.0, "crash"),
+    ("openvino-onnx", "onnx.GatherND-13"): (4.0, "unchecked", "crash"),
     ("iree", "onnx.Gather-13"): (4.0, "unchecked", "crash"),
     ("iree", "onnx.GatherElements-13"): (4.0, "unchecked", "crash"),
     ("iree", "onnx.GatherND-13"): (4.0, "unchecked", "crash"),

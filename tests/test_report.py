@@ -585,3 +585,23 @@ def test_report_modules_import_each_other_without_cycles_and_the_renderers_stay_
     assert "__init__" not in set().union(*(graph[n] for n in graph if n != "__init__"))
     for name, targets in graph.items():
         assert "ext:oracles" not in targets and "ext:argparse" not in targets, name
+
+
+def test_a_finding_card_shows_the_doc_sentence_it_departs_from() -> None:
+    """Issue 22: the card quotes the sentence of the op's docs behind the rule, with its link (or says the docs are silent)."""
+    from conformance.spec.basis import departed
+
+    f = known_finding()
+    html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
+    basis = departed("jax.numpy.take", f.signature.condition.kind)
+    assert basis.quote == 'The default mode="fill" returns invalid values (e.g. NaN) for out-of bounds indices'
+    assert '<blockquote class="basis">Departs from: “' in html
+    assert "returns invalid values (e.g. NaN) for out-of bounds indices" in html.replace("&#34;", '"')
+    assert f'<a href="{basis.url}">' in html
+
+
+def test_a_finding_card_says_where_the_docs_are_silent() -> None:
+    f = known_finding()
+    f.case = Case("torch.gather", np.array([10, 20]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
+    html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
+    assert '<div class="basis muted">The docs are silent here: negatives are not documented' in html

@@ -44,10 +44,10 @@ def _wrapped(op: str, data: object, idx: object, regime: str, **attrs: object) -
 def test_a_policy_is_one_finding_whatever_the_regime_with_the_regimes_as_variants() -> None:
     data = [10, 20, 30, 40, 50]
     sightings = [
-        _wrapped("torch.take_along_dim", data, [-1, 2], "negative", dim=0),
-        _wrapped("torch.take_along_dim", data, [7, -1], "oob-above", dim=0),
-        _wrapped("torch.take_along_dim", data, [-7, -1], "oob-below", dim=0),
-        _wrapped("torch.take_along_dim", data, np.array([127, -1], np.int8), "extreme", dim=0),
+        _wrapped("torch.gather", data, [-1, 2], "negative", dim=0),
+        _wrapped("torch.gather", data, [7, -1], "oob-above", dim=0),
+        _wrapped("torch.gather", data, [-7, -1], "oob-below", dim=0),
+        _wrapped("torch.gather", data, np.array([127, -1], np.int8), "extreme", dim=0),
     ]
     sigs = {j.signature() for j in sightings}
     assert len(sigs) == 1

@@ -64,6 +64,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.campaign.settings import Progress
 from conformance.cases.probes import Probe, all_probes, cases_of, condition_order
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
@@ -301,6 +302,8 @@ def run_atlas(
     limit: int | None = None,
     halt: Callable[[], str | None] | None = None,
     into: AtlasRun | None = None,
+    progress: Progress | None = None,
+    findings: Callable[[], int] = lambda: 0,
 ) -> Atlas:
     """Every probe on every oracle, condition by condition (one batch per
     oracle per condition, the oracles at once), judged and aggregated into
@@ -313,19 +316,24 @@ def run_atlas(
     the whole first conditions (:func:`subset`; the rest is skipped, and
     said so in :attr:`Atlas.skipped`); ``halt``, asked before each
     condition, says why to stop there (a deadline, a signal) or None;
-    ``into`` receives the cells as they come. Never raises on a probe."""
+    ``into`` receives the cells as they come; ``progress`` hears of each
+    condition done (with ``findings()`` so far). Never raises on a probe."""
     pairs, errors = _plan(ops)
     run = into if into is not None else AtlasRun([o.name for o in oracles])
     run.errors += errors
     end = subset(pairs, infos, limit)
     runners = [Limited(o, timeout) for o in oracles]
     chunks = list(_conditions(pairs[:end]))
+    if progress is not None:
+        progress.phase("atlas", len(chunks))
     for n, chunk in enumerate(chunks):
         why = halt() if halt is not None else None
         if why:
             run.skip([pair for rest in chunks[n:] for pair in rest], infos, why)
             break
         _run_chunk(chunk, oracles, runners, infos, sink, run)
+        if progress is not None:
+            progress.advance(findings=findings())
     run.skip(pairs[end:], infos, SUBSET)
     return run.atlas()
 

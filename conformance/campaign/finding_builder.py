@@ -139,7 +139,9 @@ def reproducers(
         seen = observed.get(oracle.name)
         verdicts = {} if seen is None else {"judgement": judgement(case, info, seen, (roots or {}).get(oracle.name))}
         try:
-            repro = oracle.reproducer(case, reference_outcome(received) if received is not None else ref, seen, **verdicts)
+            repro = oracle.reproducer(
+                case, reference_outcome(received) if received is not None else ref, seen, **verdicts
+            )
         except Exception as exc:  # noqa: BLE001 - a script we cannot write is noted, not fatal
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue
@@ -315,10 +317,11 @@ def build_findings(
     by_name = {o.name: o for o in oracles}
     findings: list[Finding] = []
     done: set[Signature] = set()
-    while len(done) < len(sightings.first):
-        sig, first = next(
-            (s, f) for s, f in sorted(sightings.first.items(), key=lambda kv: kv[1].seconds) if s not in done
-        )
+    # ``done`` also holds the signatures renamed away while building: never a count of what is left
+    while pending := sorted(
+        ((s, f) for s, f in sightings.first.items() if s not in done), key=lambda kv: kv[1].seconds
+    ):
+        sig, first = pending[0]
         done.add(sig)
         try:
             late = (shrink_end is not None and time.monotonic() >= shrink_end) or (halt is not None and halt.is_set())
@@ -356,4 +359,3 @@ def build_findings(
         findings.append(finding)
         progress.advance(findings=len(findings))
     return ranked(findings)
-

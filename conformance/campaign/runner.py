@@ -68,6 +68,7 @@ from conformance.cases.translate import targets
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.vocabulary import DRAWN_LAYOUTS, RunStatus
+from conformance.execution.cores import CORES
 from conformance.execution.fanout import Limited
 from conformance.results.atlas import Atlas
 from conformance.results.finding import Finding
@@ -243,7 +244,6 @@ class _Work:
                     sightings.stream.record(Record.REPLAY, r)
         if settings.atlas and not self.halt.is_set():
             self.phase = "atlas"
-            self.progress.phase("probing", None)
             self.atlas_run = AtlasRun([o.name for o in self.oracles])
             atlas_end = None if budget is None else self.start + budget * ATLAS_SHARE
             limit = None if budget is None else int(budget * ATLAS_SHARE / PROBE_RUN_S)
@@ -262,6 +262,8 @@ class _Work:
                 limit=limit,
                 halt=why,
                 into=self.atlas_run,
+                progress=self.progress,
+                findings=lambda: len(sightings.first),
             )
             sightings.error_all(self.atlas.errors)
             if self.out_dir is not None:
@@ -413,6 +415,7 @@ def run_campaign(
     broken = {o.name: reason for o in oracles if (reason := _broken(o))}
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
+    run_facts = run_facts | {"concurrency": CORES.figures(), "timing": timing(oracles)}
     figures = sightings.figures(loop_s, total_s, findings, work.atlas_s if atlas else 0.0)
     if atlas:
         figures |= atlas_figures(atlas)
@@ -440,6 +443,17 @@ def run_campaign(
     if out_dir is not None:
         result.save(out_dir / "results.json")
     return result
+
+
+def timing(oracles: Sequence[Oracle]) -> dict[str, Any]:
+    """Each isolated oracle's time figures (warm-ups, cases confirmed after
+    passing their limit, hangs, the slowest that answered): slowness is a
+    figure of the run, never a behaviour.
+
+    >>> timing([])
+    {}
+    """
+    return {o.name: figures() for o in oracles if callable(figures := getattr(o, "timing", None))}
 
 
 def atlas_figures(atlas: Atlas) -> dict[str, Any]:

@@ -18,8 +18,9 @@ DEFAULT_EXAMPLES = 60
 MAX_SHRINK_S = 180.0
 """With no budget, shrinking still ends this many seconds after drawing (then
 findings keep their first example): no seed can make a run shrink for ever."""
-PROBE_TIMEOUT_S = 5.0
-"""Per-case time limit of the probe atlas (a few probes hang some frameworks for good)."""
+PROBE_TIMEOUT_S = 2.0
+"""Per-case limit of the probe atlas in CPU seconds of the worker (a few probes hang some frameworks for
+good; each costs this, then twice this alone before it is a hang: see :mod:`conformance.execution.isolation`)."""
 DRAW_SHARE, SHRINK_SHARE = 0.6, 0.22
 """Of a time budget: drawing gets the first 60% (the oracles' start-up and
 the atlas included), shrinking the next 22%; past that, findings keep their

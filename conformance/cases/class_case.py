@@ -29,7 +29,7 @@ import numpy as np
 
 from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
-from conformance.core.vocabulary import DRAWN_LAYOUTS, POLICY_REGIMES, Layout, Regime
+from conformance.core.vocabulary import DRAWN_LAYOUTS, POLICY_REGIMES, AttrRole, AttrValue, Layout, Regime
 from conformance.spec.plans import EqClass
 
 Shape = tuple[int, ...]
@@ -57,11 +57,17 @@ class ClassCase:
     layout: Layout
     mode: int
     seed: int
+    attr_domain: tuple[AttrRole, AttrValue] | None = None
+    """An attribute given a value of this type instead of the class's own
+    (:func:`~conformance.cases.translate.domain_value`): ``(axis, float)`` passes ``axis=1.5``."""
 
     def __post_init__(self) -> None:
-        """The regime and layout given as words become vocabulary members (a ValueError for an unknown one)."""
+        """The regime, layout and attribute domain given as words become vocabulary members (a ValueError for an unknown one)."""
         object.__setattr__(self, "regime", Regime(self.regime))
         object.__setattr__(self, "layout", Layout(self.layout))
+        if self.attr_domain is not None:
+            role, value = self.attr_domain
+            object.__setattr__(self, "attr_domain", (AttrRole(role), AttrValue(value)))
 
     def to_json(self) -> dict[str, Any]:
         """The case as JSON: its class, regime and layout by name.

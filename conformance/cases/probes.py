@@ -54,11 +54,11 @@ from enum import Enum
 import numpy as np
 
 from conformance.cases.class_case import ClassCase, axis_sizes, index_regime
-from conformance.cases.translate import targets, translate
+from conformance.cases.translate import domain_classes, targets, translate
 from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.core.case import Case
-from conformance.core.vocabulary import Layout, Regime
+from conformance.core.vocabulary import AttrRole, AttrValue, Layout, Regime
 from conformance.spec.catalog import spec
 from conformance.spec.plans import EqClass
 
@@ -151,6 +151,7 @@ class _Spec:
     data_dtype: str = "float32"
     data: str = ""  # "nan" (distinct NaN payloads) or "-0" (signed zeros)
     layout: Layout = Layout.CONTIGUOUS
+    attr_domain: tuple[AttrRole, AttrValue] | None = None
 
 
 _BASE = {
@@ -248,6 +249,22 @@ _I, _EM, _R, _BC, _BA, _A, _D, _L = (
     Group.LAYOUT,
 )
 _OOB7 = _const(7)
+def attr_condition_key(role: AttrRole, value: AttrValue) -> str:
+    """The atlas key of an attribute-domain condition: ``attr-axis-int64-min``."""
+    return f"attr-{role.value.replace('_', '-')}-{value.name.lower().replace('_', '-')}"
+
+
+_ATTR_ROWS = [
+    (
+        AtlasCondition(attr_condition_key(role, value), f"{role.value} given {value.value}", _A, domain_classes(role)),
+        _base(attr_domain=(role, value)),
+    )
+    for role in AttrRole
+    for value in AttrValue
+]
+"""Issue 22's attribute domain: every attribute (by role) given every type of value a user can pass."""
+
+
 _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("in-range", "indices in range", _I, ALL), _base()),
     (
@@ -379,6 +396,7 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("axis-r-minus-1", "axis r - 1", _A, (E, B)), _moved(2)),
     (AtlasCondition("axis-r", "axis r (out of range)", _A, (E, B)), _moved(3)),
     (AtlasCondition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B)), _moved(-4)),
+    *_ATTR_ROWS,
     *((AtlasCondition(f"index-{d}", f"{d} indices", _D, ALL), _base(index_dtype=d)) for d in INDEX_DTYPES),
     (AtlasCondition("index-bool", "bool indices (bad input)", _D, ALL), _base(index_dtype="bool")),
     (AtlasCondition("index-float", "float32 indices (bad input)", _D, ALL), _base(index_dtype="float32")),
@@ -397,6 +415,7 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("layout-fortran", "Fortran order", _L, ALL), _base(layout=Layout.FORTRAN)),
     (AtlasCondition("layout-broadcast", "a stride-0 broadcast view", _L, ALL), _base(layout=Layout.BROADCAST)),
 )
+
 
 CONDITIONS: tuple[AtlasCondition, ...] = tuple(c for c, _ in _ROWS)
 """Every condition, in the atlas's row order."""
@@ -480,6 +499,7 @@ def _probe(key: str, eq: EqClass, s: _Spec, mode: int) -> Probe:
         s.layout,
         mode,
         0,
+        s.attr_domain,
     )
     idx = _indices(cc, s.put)
     if idx.dtype.kind in "iu":

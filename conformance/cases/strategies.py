@@ -18,7 +18,9 @@ other choice.
 * data: every catalog dtype, values unique across the tensor (as far as the
   dtype has values), optionally NaN with distinct payloads, ``-0.0`` and inf;
 * attributes across their domain and just outside it (``axis = -rank - 1``
-  and ``rank``, ``batch_dims`` negative or too large);
+  and ``rank``, ``batch_dims`` negative or too large); one draw in sixteen gives
+  an attribute a value of another type (:class:`~conformance.core.vocabulary.AttrValue`:
+  bool, float, str, None, a NumPy integer, a 0-d array, the int64 extremes, just outside);
 * layouts: C-contiguous, strided (every other element of a buffer) and Fortran.
 
 >>> from hypothesis import find
@@ -35,8 +37,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 
 from conformance.cases.class_case import ClassCase, Shape, valid_axis
+from conformance.cases.translate import domain_classes
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
-from conformance.core.vocabulary import DRAWN_LAYOUTS, REGIMES, Layout, Regime
+from conformance.core.vocabulary import DRAWN_LAYOUTS, REGIMES, AttrRole, AttrValue, Layout, Regime
 from conformance.spec.catalog import specs
 from conformance.spec.plans import EqClass
 
@@ -197,4 +200,16 @@ def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass
     layout = draw(st.sampled_from(DRAWN_LAYOUTS)) if draw(st.integers(0, 4)) == 0 else Layout.CONTIGUOUS
     mode = draw(st.integers(0, MODES - 1))
     seed = draw(st.integers(0, 2**16))
-    return ClassCase(eq_class, data, idx, axis, b, data_dtype, index_dtype, regime, special, layout, mode, seed)
+    domain = draw(_attr_domains(eq_class)) if draw(st.integers(0, 15)) == 0 else None
+    return ClassCase(eq_class, data, idx, axis, b, data_dtype, index_dtype, regime, special, layout, mode, seed, domain)
+
+
+def _attr_domains(eq_class: EqClass) -> st.SearchStrategy[tuple[AttrRole, AttrValue]]:
+    """An attribute role of the class's ops and a type of value to give it (issue 22's attribute domain).
+
+    >>> from hypothesis import find
+    >>> find(_attr_domains(EqClass.BLOCK), lambda d: d[1] is AttrValue.FLOAT and d[0] is AttrRole.BATCH_DIMS)
+    (<AttrRole.BATCH_DIMS: 'batch_dims'>, <AttrValue.FLOAT: 'float'>)
+    """
+    roles = [r for r in AttrRole if eq_class in domain_classes(r)]
+    return st.tuples(st.sampled_from(roles), st.sampled_from(list(AttrValue)))

@@ -30,6 +30,7 @@ index regime, index dtype, data family, broadcasting pattern and the flags
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -39,7 +40,7 @@ import numpy as np
 from conformance.cases.class_case import ClassCase, axis_sizes, index_regime, materialize
 from conformance.core.arrays import dtype_family
 from conformance.core.case import Case, CaseTags
-from conformance.core.vocabulary import Flag, Pattern
+from conformance.core.vocabulary import AttrRole, AttrValue, Flag, Pattern
 from conformance.spec.catalog import OpSpec, specs
 from conformance.spec.plans import EqClass
 
@@ -92,7 +93,69 @@ def op_attrs(cc: ClassCase, s: OpSpec) -> dict[str, Any] | None:
     if s.mode_attr:
         modes = list(s.mode_policies)
         attrs[s.mode_attr] = modes[cc.mode % len(modes)]
+    if cc.attr_domain is not None:
+        role, value = cc.attr_domain
+        name = role_attr(s, role)
+        if name is None or (role is AttrRole.AXIS and cc.eq_class is EqClass.FLAT):
+            return None  # the op has no such attribute, or flattens (its axis is None)
+        attrs[name] = domain_value(role, value, cc)
     return attrs
+
+
+OUTSIDE_WORD = "bogus"
+"""``mode`` just outside its domain: a word that names no mode."""
+
+
+def domain_value(role: AttrRole, value: AttrValue, cc: ClassCase) -> Any:
+    """The value of type ``value`` an attribute of ``role`` is given (issue 22's attribute domain):
+    ``True``, ``1.5``, ``"1"``, ``None``, ``np.int64(1)``, a 0-d array ``np.array(1)``, the int64
+    extremes, and just outside the valid range (an axis ``rank``, ``batch_dims`` one more than the
+    index rank, a ``mode`` that names none, a ``fill_value`` beyond every integer dtype, ``broadcast=2``).
+
+    >>> cc = ClassCase(EqClass.BLOCK, (2, 3), (2,), 1, 0, "int32", "int64", "in-range", False, "contiguous", 0, 0)
+    >>> [domain_value(AttrRole.AXIS, v, cc) for v in (AttrValue.FLOAT, AttrValue.INT64_MIN, AttrValue.OUTSIDE)]
+    [1.5, -9223372036854775808, 2]
+    """
+    fixed: dict[AttrValue, Any] = {
+        AttrValue.BOOL: True,
+        AttrValue.FLOAT: 1.5,
+        AttrValue.STR: "1",
+        AttrValue.NONE: None,
+        AttrValue.NUMPY_INT: np.int64(1),
+        AttrValue.ZERO_D: np.array(1),
+        AttrValue.INT64_MIN: -(2**63),
+        AttrValue.INT64_MAX: 2**63 - 1,
+    }
+    if value is not AttrValue.OUTSIDE:
+        return fixed[value]
+    outside: dict[AttrRole, Any] = {
+        AttrRole.AXIS: len(cc.data_shape),
+        AttrRole.BATCH_DIMS: len(cc.index_shape) + 1,
+        AttrRole.MODE: OUTSIDE_WORD,
+        AttrRole.FILL_VALUE: 2**64,
+        AttrRole.BROADCAST: 2,
+    }
+    return outside[role]
+
+
+def role_attr(s: OpSpec, role: AttrRole) -> str | None:
+    """The name of ``s``'s attribute in ``role`` (``dim`` for torch's axis), or None."""
+    names = {a.name for a in s.attrs}
+    return next((n for n in role.names if n in names), None)
+
+
+@functools.cache
+def domain_classes(role: AttrRole) -> tuple[EqClass, ...]:
+    """The classes with an op that has an attribute in ``role`` (never the flattened one for an axis).
+
+    >>> [c.name for c in domain_classes(AttrRole.BATCH_DIMS)]
+    ['BLOCK', 'ND']
+    """
+    return tuple(
+        eq
+        for eq in EqClass
+        if not (role is AttrRole.AXIS and eq is EqClass.FLAT) and any(role_attr(s, role) for s in targets(eq))
+    )
 
 
 def broadcast_pattern(cc: ClassCase) -> Pattern | None:

@@ -3,7 +3,7 @@ acts): plan a campaign (every check before any work), run it, check it
 against the baseline, write the report.
 
 >>> plan_campaign(seed=0, max_examples=0, budget=None, timeout=20, ops=None, oracles=None,
-...               allow_missing=False, shard="0/1", out=Path("reports"), in_process=True)
+...               allow_missing=False, shard="0/1", out=Path("reports"), in_process=True, workers=None)
 Traceback (most recent call last):
 ...
 conformance.cli.selection.UsageError: --max-examples: must be > 0, got 0
@@ -48,6 +48,7 @@ from conformance.cli.selection import (
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.vocabulary import FindingStatus, GateProblem
 from conformance.execution import registry
+from conformance.execution.cores import CORES, machine_cores
 from conformance.execution.environment import describe, run_facts
 from conformance.gate import baseline as bl
 from conformance.gate.junit import junit_xml
@@ -90,6 +91,8 @@ class CampaignPlan:
     out: Path
     in_process: bool
     missing: dict[str, str]
+    workers: int
+    """Oracle workers running cases at once (``--workers``; default: the cores this process may use)."""
 
 
 def broken_frameworks() -> dict[str, str]:
@@ -109,9 +112,11 @@ def plan_campaign(
     shard: str,
     out: Path,
     in_process: bool,
+    workers: int | None,
 ) -> CampaignPlan:
     """Check every argument (see :mod:`conformance.cli.selection`) before any work."""
     positive("--max-examples", max_examples, integer=True)
+    positive("--workers", workers, integer=True)
     positive("--budget", budget)
     positive("--timeout", timeout)
     if oracles:  # the minimum budget is known before any framework is imported
@@ -141,7 +146,7 @@ def plan_campaign(
         atlas=not in_process,
         probe_timeout=probe_timeout,
     )
-    return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken)
+    return CampaignPlan(settings, tuple(names), chosen, timeout, out, in_process, broken, workers or machine_cores())
 
 
 def _budget_fits(budget: float | None, oracles: int) -> None:
@@ -213,6 +218,7 @@ def campaign(
     if plan.missing:
         print(f"going on without: {', '.join(plan.missing)} (--allow-missing)", file=sys.stderr)
     clean(plan.out)
+    CORES.configure(plan.workers)
     facts: dict[str, Any] = {**run_facts(), "missing": plan.missing, "case_timeout_s": plan.timeout}
     if plan.in_process:
         print(f"--in-process: {NO_ATLAS_IN_PROCESS}", file=sys.stderr)
@@ -420,7 +426,9 @@ def rekey_baseline(file: Path | None, out: Path | None) -> int:
         raise UsageError(f"baseline rekey: {exc}") from None
     target = writable_file("--out", out or path)
     about = json.loads(path.read_text(encoding="utf-8")).get("about", "")
-    names = [n for n in registry.available() if any(fnmatch.fnmatchcase(n, e.oracle) or n in e.oracles for e in entries)]
+    names = [
+        n for n in registry.available() if any(fnmatch.fnmatchcase(n, e.oracle) or n in e.oracles for e in entries)
+    ]
     print(f"re-keying {len(entries)} entries on {', '.join(names) or 'no oracle'}", file=sys.stderr)
     with ThreadPoolExecutor(max_workers=max(len(names), 1)) as pool:
         oracles = [cast(Oracle, o) for o in pool.map(lambda n: registry.get(n, isolated=True), names)]

@@ -10,6 +10,7 @@ report: reports/index.html
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -19,39 +20,67 @@ from conformance.report.views import finding_order
 from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
 
-PLAIN_EVERY_S = 5.0
-"""Seconds between progress lines when the output is not a terminal."""
+PLAIN_EVERY_S = 15.0
+"""Seconds between progress lines when the output is not a terminal (a CI
+log shows life at least this often, even while one case runs long)."""
 
 
 class PlainProgress:
-    """A line now and then: phase, done, rate, findings (for logs)."""
+    """Lines for logs: one when a phase starts, one when it ends, and one at
+    least every ``every`` seconds in between (phase, done of total, rate,
+    findings so far), from a thread of its own, so that a long atlas
+    condition or a slow case still shows life.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> p = PlainProgress(out, every=3600)
+    >>> p.phase("atlas", 2); p.advance(findings=1); p.advance(findings=1); p.close()
+    >>> [line.split(" · ")[0] for line in out.getvalue().splitlines()]
+    ['[atlas] started: 0/2', '[atlas] ended: 2/2']
+    """
 
     def __init__(self, out: TextIO = sys.stderr, every: float = PLAIN_EVERY_S) -> None:
         self.out, self.every = out, every
-        self.name, self.done, self.start, self.last = "", 0, time.monotonic(), 0.0
+        self.name, self.done, self.findings, self.start = "", 0, 0, time.monotonic()
         self.total: int | None = None
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._beat = threading.Thread(target=self._heartbeat, name="progress-lines", daemon=True)
+        self._beat.start()
 
     def phase(self, name: str, total: int | None) -> None:
-        self.name, self.total, self.done, self.start = name, total, 0, time.monotonic()
-        self._line(0)
+        with self._lock:
+            if self.name:
+                self._line("ended")
+            self.name, self.total, self.done, self.start = name, total, 0, time.monotonic()
+            self._line("started")
 
     def advance(self, *, findings: int) -> None:
-        self.done += 1
-        if time.monotonic() - self.last >= self.every:
-            self._line(findings)
+        with self._lock:
+            self.done += 1
+            self.findings = findings
 
-    def _line(self, findings: int) -> None:
-        self.last = time.monotonic()
-        elapsed = max(self.last - self.start, 1e-9)
+    def _heartbeat(self) -> None:
+        while not self._closed.wait(self.every):
+            with self._lock:
+                if self.name:
+                    self._line("")
+
+    def _line(self, what: str) -> None:
+        elapsed = max(time.monotonic() - self.start, 1e-9)
         of = f"/{self.total}" if self.total else ""
+        head = f"[{self.name}] {what + ': ' if what else ''}{self.done}{of}"
         print(
-            f"[{self.name}] {self.done}{of} · {self.done / elapsed:.1f}/s · {findings} findings so far",
+            f"{head} · {self.done / elapsed:.1f}/s · {elapsed:.0f} s · {self.findings} findings so far",
             file=self.out,
             flush=True,
         )
 
     def close(self) -> None:
-        pass
+        with self._lock:
+            if self.name and not self._closed.is_set():
+                self._line("ended")
+        self._closed.set()
 
 
 class BarProgress:

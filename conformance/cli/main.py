@@ -48,12 +48,13 @@ CAMPAIGN_DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "max_examples": None,
     "budget": None,
-    "timeout": 20.0,
+    "timeout": 5.0,
     "ops": None,
     "oracles": None,
     "allow_missing": False,
     "shard": "0/1",
     "in_process": False,
+    "workers": None,
     "out": Path("reports"),
 }
 """What a campaign option means when it is not given (the parser leaves it
@@ -75,7 +76,13 @@ def _campaign_options(p: argparse.ArgumentParser) -> None:
         help="bound on the whole run in seconds, oracle start-up, atlas, shrinking and report included "
         "(a short one runs part of the atlas and says which cells it skipped)",
     )
-    p.add_argument("--timeout", type=float, default=None, help="seconds one case may take on an oracle (default 20)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="CPU seconds one case may take on an oracle's worker (default 5; a case past it runs again alone "
+        "under twice that before it is a hang)",
+    )
     p.add_argument(
         "--ops",
         nargs="+",
@@ -102,6 +109,13 @@ def _campaign_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="run oracles in this process (faster, no crash isolation, and no probe atlas: some probes hang "
         "frameworks, and only a worker process can be stopped)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="oracle workers running cases at once (default: one per core this process may use); "
+        "case time limits are on each worker's CPU time",
     )
     p.add_argument("--out", type=Path, default=None, help="output folder (default: reports)")
 
@@ -192,7 +206,9 @@ def _upgrade_parser(sub: Any) -> None:
         help=f"drawn cases per equivalence class in each version, besides the atlas (default {UPGRADE_EXAMPLES})",
     )
     up.add_argument("--seed", type=int, default=0, help="Hypothesis seed, the same in every version (default 0)")
-    up.add_argument("--timeout", type=float, default=20.0, help="seconds one case may take on an oracle (default 20)")
+    up.add_argument(
+        "--timeout", type=float, default=5.0, help="CPU seconds one case may take on an oracle's worker (default 5)"
+    )
     up.add_argument(
         "--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: the framework's own)"
     )
@@ -310,6 +326,7 @@ def _dispatch(args: argparse.Namespace, started: float) -> int:
         shard=args.shard,
         out=args.out,
         in_process=args.in_process,
+        workers=args.workers,
     )
     with _stop_on_signals() as stop:
         if args.command == "run":

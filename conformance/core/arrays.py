@@ -71,6 +71,21 @@ def dtype_name(dtype: Any) -> str:
     return dtype.name
 
 
+def data_dtype_name(a: Any) -> str:
+    """The suite's name for an array's data: :func:`dtype_name`, except that an
+    object array holding only ``bytes``/``str`` is string data (``"str"``), as
+    frameworks with a string type read it (``tf.string``: what its
+    ``.numpy()`` gives back).
+
+    >>> data_dtype_name(np.array([b"a", "b"], dtype=object)), data_dtype_name(np.array([1, None], dtype=object))
+    ('str', 'object')
+    """
+    dtype = getattr(a, "dtype", None)
+    if dtype is not None and np.dtype(dtype).kind == "O" and all(isinstance(x, (bytes, str)) for x in np.asarray(a).flat):
+        return "str"
+    return dtype_name(dtype if dtype is not None else np.asarray(a).dtype)
+
+
 def dtype_family(dtype: Any) -> str:
     """``bool``, ``int``, ``uint``, ``float``, ``complex`` or ``str``/``object``."""
     name = dtype_name(dtype)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.core.encoding import decode_array, encode_array
+from conformance.core.encoding import decode_array, decode_attrs, encode_array, encode_attrs
 from conformance.core.vocabulary import Flag, Pattern, Regime
 
 
@@ -125,14 +125,14 @@ class Case:
             "op": self.op,
             "data": encode_array(self.data),
             "indices": encode_array(self.indices),
-            "attrs": dict(self.attrs),
+            "attrs": encode_attrs(self.attrs),
             "tags": self.tags.to_json() if self.tags else None,
         }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Case:
         tags = CaseTags.from_json(d["tags"]) if d.get("tags") else None
-        return cls(d["op"], decode_array(d["data"]), decode_array(d["indices"]), dict(d["attrs"]), tags)
+        return cls(d["op"], decode_array(d["data"]), decode_array(d["indices"]), decode_attrs(d["attrs"]), tags)
 
 
 CaseLike = Case | tuple

@@ -35,6 +35,33 @@ def encode_array(a: np.ndarray) -> dict[str, Any]:
     }
 
 
+def encode_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
+    """Attributes as JSON: a NumPy scalar or array (``np.int64(1)``, a 0-d array) keeps its type.
+
+    >>> encode_attrs({"axis": np.int64(1), "dim": np.array(2), "mode": "clip"})["axis"]
+    {'numpy': {'dtype': 'int64', 'shape': [], 'b64': 'AQAAAAAAAAA='}, 'scalar': True}
+    >>> decode_attrs(encode_attrs({"axis": np.int64(1), "dim": np.array(2)}))
+    {'axis': np.int64(1), 'dim': array(2)}
+    """
+    out: dict[str, Any] = {}
+    for name, value in attrs.items():
+        if isinstance(value, (np.generic, np.ndarray)):
+            value = {"numpy": encode_array(np.asarray(value)), "scalar": isinstance(value, np.generic)}
+        out[name] = value
+    return out
+
+
+def decode_attrs(d: Mapping[str, Any]) -> dict[str, Any]:
+    """Inverse of :func:`encode_attrs`."""
+    out: dict[str, Any] = {}
+    for name, value in d.items():
+        if isinstance(value, Mapping) and "numpy" in value:
+            a = decode_array(value["numpy"])
+            value = a[()] if value.get("scalar") else a
+        out[name] = value
+    return out
+
+
 def decode_array(d: Mapping[str, Any]) -> np.ndarray:
     """Inverse of :func:`encode_array`.
 

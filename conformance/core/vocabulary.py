@@ -488,3 +488,42 @@ class Support(Word):
         <Support.REJECTED: 'rejected'>
         """
         return cls(words.partition(" (")[0])
+
+
+class Decision(Word):
+    """A catalog decision a doc sentence grounds (:mod:`conformance.spec.basis`): the index policy,
+    the accepted dtypes, the shape rules, or one attribute's domain."""
+
+    POLICY = "policy"
+    DTYPES = "dtypes"
+    SHAPES = "shapes"
+    ATTRIBUTE = "attribute"
+
+
+class AttrRole(Word):
+    """An attribute as the atlas and the fuzzer draw its domain: ``axis`` stands for ``axis`` and ``dim``."""
+
+    AXIS = "axis"
+    BATCH_DIMS = "batch_dims"
+    MODE = "mode"
+    FILL_VALUE = "fill_value"
+    BROADCAST = "broadcast"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The attribute names this role stands for: ``AttrRole.AXIS.names == ("axis", "dim")``."""
+        return ("axis", "dim") if self is AttrRole.AXIS else (self.value,)
+
+
+class AttrValue(Word):
+    """A type of value a user can pass for an attribute (issue 22's attribute domain)."""
+
+    BOOL = "bool"
+    FLOAT = "float"
+    STR = "str"
+    NONE = "None"
+    NUMPY_INT = "numpy integer"
+    ZERO_D = "0-d array"
+    INT64_MIN = "int64 min"
+    INT64_MAX = "int64 max"
+    OUTSIDE = "just outside"

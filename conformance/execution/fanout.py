@@ -32,14 +32,17 @@ from conformance.core.outcome import Outcome
 
 def case_limit(capabilities: Capabilities, limit: float | None) -> float | None:
     """The time limit a case runs under on an oracle with ``capabilities``:
-    ``limit``, except on an oracle that compiles, whose first call of each
-    shape signature is a compilation (it keeps its own, longer default), and
-    None where the oracle cannot bound a case at all.
+    ``limit`` where the oracle can bound a case at all, else None. An oracle
+    that compiles gets the same limit: an isolated one compiles each shape
+    signature in a warm-up case outside it
+    (:meth:`~conformance.execution.isolation.IsolatedOracle.run_many`).
 
     >>> case_limit(Capabilities(isolated=True, bounded=True), 5.0), case_limit(Capabilities(compiles=True, bounded=True), 5.0)
-    (5.0, None)
+    (5.0, 5.0)
+    >>> case_limit(Capabilities(compiles=True), 5.0) is None
+    True
     """
-    return limit if capabilities.bounded and not capabilities.compiles else None
+    return limit if capabilities.bounded else None
 
 
 class Limited:

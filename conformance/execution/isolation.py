@@ -29,6 +29,7 @@ import hashlib
 import itertools
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import replace
@@ -39,18 +40,31 @@ import numpy as np
 from conformance.core.case import Case, CaseLike, as_case
 from conformance.core.judgement import Judgement
 from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
-from conformance.core.outcome import Outcome
+from conformance.core.outcome import Kind, Outcome
+from conformance.execution.clock import CaseClock
+from conformance.execution.cores import CORES
 from conformance.execution.loading import OracleUnavailable, WorkerStartError
 from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome
 
 if TYPE_CHECKING:
     from typing import Self
 
-DEFAULT_TIMEOUT = 20.0
-"""Seconds one case may take once the worker is up."""
+DEFAULT_TIMEOUT = 5.0
+"""Seconds of its worker's CPU one case may take once the worker is up (see :mod:`conformance.execution.clock`)."""
 
 DEFAULT_STARTUP_TIMEOUT = 180.0
 """Seconds a worker may take to import its framework and warm up."""
+
+CONFIRM_FACTOR = 2.0
+"""A case that passed its limit runs again alone, in a fresh worker warmed up by a same-shape in-range
+case (under the same longer limit, or :data:`WARM_UP_LIMIT` on an oracle that compiles), under this many
+times the limit."""
+
+WARM_UP_LIMIT = 60.0
+"""Seconds of CPU a compiling oracle's warm-up case (a compilation) may take: never a case's own limit."""
+
+SLOWEST_KEPT = 5
+"""How many of an oracle's slowest confirmed cases the run facts list."""
 
 MEMO_SIZE = 256
 """How many timed-out or crashed cases an oracle remembers."""
@@ -79,6 +93,44 @@ def case_key(case: Wire) -> bytes:
         digest.update(repr((a.dtype.str, a.shape)).encode())
         digest.update(repr(a.tolist()).encode() if a.dtype.kind == "O" else np.ascontiguousarray(a).tobytes())
     return digest.digest()
+
+
+def shape_signature(case: Wire) -> str:
+    """What a compiling framework compiles once for: op, attributes, and each
+    array's dtype, shape and strides (never the values).
+
+    >>> a = shape_signature(("t.g", np.zeros((2, 3)), np.array([1]), {"axis": 1}))
+    >>> a == shape_signature(("t.g", np.ones((2, 3)), np.array([0]), {"axis": 1})), a == shape_signature(("t.g", np.zeros((3, 2)).T, np.array([0]), {"axis": 1}))
+    (True, False)
+    """
+    arrays = [(a.dtype.str, a.shape, a.strides) for a in map(np.asarray, case[1:3])]
+    return repr((case[0], sorted(case[3].items(), key=lambda kv: kv[0]), arrays))
+
+
+def warm_up_case(case: Wire) -> Wire | None:
+    """``case`` with every index 0 (an in-range case of the same shape
+    signature), laid out as the case's indices are (strides kept, negative
+    ones too); None where the indices are no array or the data is empty (no
+    index is in range there: what would warm up is the case itself).
+
+    >>> op, data, idx, attrs = warm_up_case(("t.g", np.arange(4), np.array([7, -9])[::-1], {}))
+    >>> idx.tolist(), idx.strides
+    ([0, 0], (-8,))
+    """
+    indices = case[2]
+    if not isinstance(indices, np.ndarray) or np.asarray(case[1]).size == 0:
+        return None
+    return (case[0], case[1], _zeros_like_strided(indices), case[3])
+
+
+def _zeros_like_strided(a: np.ndarray) -> np.ndarray:
+    """Zeros of ``a``'s dtype and shape with ``a``'s very strides."""
+    if a.dtype.hasobject or a.flags.c_contiguous or a.flags.f_contiguous:
+        return np.zeros_like(a, order="K")
+    low = sum(s * (n - 1) for s, n in zip(a.strides, a.shape, strict=True) if s < 0 and n > 0)
+    high = sum(s * (n - 1) for s, n in zip(a.strides, a.shape, strict=True) if s > 0 and n > 0)
+    buffer = np.zeros(max(high - low + a.itemsize, a.itemsize) // a.itemsize + 1, a.dtype)
+    return np.ndarray(a.shape, a.dtype, buffer=buffer, offset=-low, strides=a.strides)
 
 
 class _Worker(WorkerProcess):
@@ -137,6 +189,10 @@ class IsolatedOracle:
         self._seq = itertools.count()
         self._broken: str | None = None
         self._memo: OrderedDict[bytes, Outcome] = OrderedDict()
+        self._warmed: set[str] = set()  # shape signatures the current worker has run
+        self._warm_failed: set[str] = set()  # those whose warm-up failed: never warmed again
+        self._slowest: list[dict[str, Any]] = []
+        self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0}
         self._lock = threading.RLock()
         self._owner = os.getpid()
 
@@ -164,7 +220,7 @@ class IsolatedOracle:
         A start that fails with an error (the module does not import, has no
         such oracle) breaks the oracle at once; one that dies or hangs is tried
         again, up to ``max_start_failures`` times in a row, then breaks it."""
-        with self._lock:
+        with CORES.held(), self._lock:  # a starting worker imports its framework: it holds a slot
             if self._owner != os.getpid():  # we were forked: the worker belongs to the parent
                 self._worker, self._owner = None, os.getpid()
             if self._worker is not None:
@@ -203,22 +259,31 @@ class IsolatedOracle:
     def run_many(self, cases: Iterable[CaseLike], *, timeout: float | None = None) -> list[Outcome]:
         """One outcome per case, in order. The batch goes to the worker in one
         message and comes back in chunks; each case still has ``timeout``
-        seconds (default ``self.timeout``). The case that crashes or hangs the
-        worker gets that outcome, found through the worker's progress counter,
-        and is remembered; cases it had finished but not yet sent are run
-        again, with the rest of the batch, in a fresh worker."""
+        seconds of the worker's CPU time (default ``self.timeout``; see
+        :mod:`conformance.execution.clock`), while the worker holds one of
+        the machine's slots (:data:`~conformance.execution.cores.CORES`). On
+        an oracle that compiles, each new shape signature is first run as a
+        warm-up case (indices 0) outside that limit. The case that crashes
+        the worker gets that outcome; one that passes its limit is confirmed
+        (:meth:`_confirmed`) before it is a timeout; either is found through
+        the worker's progress counter and remembered; cases the worker had
+        finished but not yet sent run again, with the rest of the batch, in a fresh worker."""
         wire: list[Wire] = [(c.op, c.data, c.indices, dict(c.attrs)) for c in map(as_case, cases)]
         keys = [case_key(w) for w in wire]
         results: list[Outcome | None] = [None] * len(wire)
         todo = list(range(len(wire)))
-        with self._lock:
+        limit = timeout or self.timeout
+        with CORES.held(), self._lock:
             try:
                 while todo:
                     for i in todo:  # a case that hung or crashed before (perhaps earlier in this batch)
                         results[i] = self._remembered(keys[i])
                     todo = [i for i in todo if results[i] is None]
-                    done = self._run_batch([wire[i] for i in todo], timeout or self.timeout) if todo else {}
+                    done = self._run_batch([wire[i] for i in todo], limit) if todo else {}
                     for position, (outcome, failed) in done.items():
+                        if failed and outcome.kind is Kind.TIMEOUT:
+                            outcome = self._confirmed(wire[todo[position]], limit)
+                            failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
                         results[todo[position]] = outcome
                         if failed:
                             self._remember(keys[todo[position]], outcome)
@@ -227,6 +292,40 @@ class IsolatedOracle:
                 self._discard()
                 raise
         return results  # type: ignore[return-value]  # every slot is filled
+
+    def _confirmed(self, case: Wire, limit: float) -> Outcome:
+        """The outcome of a case that passed its ``limit``: run again alone
+        (every other worker stopped), in a fresh worker that has just run a
+        same-shape in-range case, under :data:`CONFIRM_FACTOR` times the
+        limit. Only a case that passes that too is a timeout; one that
+        answers is judged on its answer, and its time is kept as a figure
+        (:meth:`timing`), never as a behaviour."""
+        with CORES.alone():
+            self._discard()
+            started = time.monotonic()
+            done = self._run_batch([case], CONFIRM_FACTOR * limit, warm=True)
+            if 0 not in done:  # its warm-up failed (it is not warmed again): the case alone, as it is
+                done = self._run_batch([case], CONFIRM_FACTOR * limit)
+            seconds = time.monotonic() - started
+        outcome, _ = done.get(0, (Outcome.not_run(f"oracle {self.name}: the confirmation did not run"), False))
+        self._counts["confirmed"] += 1
+        if outcome.kind is Kind.TIMEOUT:
+            self._counts["hangs"] += 1
+            return Outcome.timed_out(limit)  # the case's own limit: the same words whatever the confirmation took
+        shape = f"{case[0]} on data {_shape(case[1])}, indices {_shape(case[2])}"
+        self._slowest.append({"case": shape, "limit_s": limit, "confirmed_in_s": round(seconds, 3)})
+        self._slowest = sorted(self._slowest, key=lambda d: -d["confirmed_in_s"])[:SLOWEST_KEPT]
+        return outcome
+
+    def timing(self) -> dict[str, Any]:
+        """What the run facts say of this oracle's time: warm-up cases run,
+        cases confirmed after passing their limit, those that hung again,
+        and the slowest of those that answered (figures, not behaviours).
+
+        >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
+        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'slowest': []}
+        """
+        return {**self._counts, "slowest": list(self._slowest)}
 
     def _remembered(self, key: bytes) -> Outcome | None:
         outcome = self._memo.get(key)
@@ -240,31 +339,63 @@ class IsolatedOracle:
         while len(self._memo) > MEMO_SIZE:
             self._memo.popitem(last=False)
 
-    def _run_batch(self, batch: list[Wire], timeout: float) -> dict[int, tuple[Outcome, bool]]:
+    def _planned(self, batch: list[Wire], limit: float, warm: bool) -> tuple[list[Wire], list[float], list[int]]:
+        """What the worker runs for ``batch``: each case, preceded by a
+        warm-up case where ``warm`` (a confirmation) or where the oracle
+        compiles and the worker has not run its shape signature (never one that
+        is the case itself: all its indices 0 already); each with its limit,
+        and each case's position in the batch (-1: a warm-up)."""
+        compiles = self._info is not None and self._info.compiles
+        sent: list[Wire] = []
+        limits: list[float] = []
+        owner: list[int] = []
+        for position, case in enumerate(batch):
+            signature = shape_signature(case)
+            warm_up = warm_up_case(case) if warm or (compiles and signature not in self._warmed) else None
+            if warm_up is not None and signature not in self._warm_failed and case_key(warm_up) != case_key(case):
+                sent.append(warm_up)
+                limits.append(WARM_UP_LIMIT if compiles else limit)
+                owner.append(-1)
+                self._counts["warm_ups"] += 1
+            self._warmed.add(signature)
+            sent.append(case)
+            limits.append(limit)
+            owner.append(position)
+        return sent, limits, owner
+
+    def _run_batch(self, batch: list[Wire], limit: float, warm: bool = False) -> dict[int, tuple[Outcome, bool]]:
         """(outcome, whether it is the worker's failure) by position in
         ``batch``: all of them, or those the worker sent plus the failure of
         the case it died or hung on (or, if no worker can start, the first
-        case's crash and the rest not run)."""
+        case's crash and the rest not run). A warm-up that fails is no case's
+        outcome: its signature is not warmed again, and the cases from it on run again."""
         worker = self._ready_worker()
         if isinstance(worker, Outcome):
             not_run = Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
             return {0: (worker, False), **{i: (replace(not_run), False) for i in range(1, len(batch))}}
+        sent, limits, owner = self._planned(batch, limit, warm)
         seq = next(self._seq)
         worker.reset_progress()
-        if not worker.send(("run", seq, batch)):  # died between batches: not this batch's fault
+        if not worker.send(("run", seq, sent)):  # died between batches: not this batch's fault
             self._discard()
             return {}
+        clock = CaseClock(worker.pid, limits, CORES.paused_s)
         outcomes: list[Outcome] = []
-        while len(outcomes) < len(batch):
-            reply = worker.receive(timeout)
+        while len(outcomes) < len(sent):
+            reply = worker.receive(limit, clock)
             if isinstance(reply, tuple):
                 outcomes += reply[2] if reply[1] == seq else []
                 continue
             failed_at = max(worker.progress(), len(outcomes))
-            op, data, indices, _ = batch[failed_at]
+            answered = {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
+            if owner[failed_at] < 0:  # a warm-up failed: the next case and the rest run again
+                self._discard()
+                self._warm_failed.add(shape_signature(sent[failed_at]))
+                return answered
+            op, data, indices, _ = sent[failed_at]
             failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
-            return {**{i: (o, False) for i, o in enumerate(outcomes)}, failed_at: (failure, True)}
-        return {i: (o, False) for i, o in enumerate(outcomes)}
+            return {**answered, owner[failed_at]: (failure, True)}
+        return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
 
     def _ready_worker(self) -> _Worker | Outcome:
         """The running worker; or, if none can start, the not-run outcome saying
@@ -314,6 +445,7 @@ class IsolatedOracle:
         return crash_outcome(reply, what)
 
     def _discard(self) -> None:
+        self._warmed.clear()  # a fresh worker has compiled nothing
         if self._worker is not None:
             self._worker.kill()
             self._worker = None

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance.core.outcome import Outcome
+from conformance.execution.clock import CaseClock
+from conformance.execution.cores import CORES
 
 POLL_SECONDS = 0.25
 """While waiting for an answer, how often to check whether the worker is still alive."""
@@ -171,6 +173,7 @@ def _temp_file(name: str, suffix: str, size: int = 0) -> str:
 
 def _stop(process: subprocess.Popen, requests: Connection, replies: Connection, files: list[str], grace: float) -> None:
     """Ask a worker to stop, then kill it if it does not; remove its files."""
+    CORES.forget(process.pid)
     if process.poll() is None and grace > 0:
         try:
             requests.send(("stop",))
@@ -209,11 +212,13 @@ class WorkerProcess:
             str(child_writes),
             str(os.getpid()),
         ]
+        CORES.may_start()
         try:
             self.process = _spawn(argv, (child_reads, child_writes))
         finally:
             os.close(child_reads)
             os.close(child_writes)
+        CORES.track(self.process.pid)
         self.requests = Connection(parent_writes, readable=False)
         self.replies = Connection(parent_reads, writable=False)
         files = [self.fault_log, self._progress_file]
@@ -244,19 +249,24 @@ class WorkerProcess:
         except (OSError, ValueError):
             return False
 
-    def receive(self, timeout: float) -> tuple | Died | NoAnswer:
+    def receive(self, timeout: float, clock: CaseClock | None = None) -> tuple | Died | NoAnswer:
         """The next message, or why there is none: the worker ended (EOF, or it
-        exited while a grandchild holds the pipe), or ``timeout`` passed."""
-        deadline = time.monotonic() + timeout
+        exited while a grandchild holds the pipe), or its time ran out:
+        ``clock``'s limit for the running case where given, else ``timeout``
+        seconds of wall clock (the time workers spent stopped left out)."""
+        start, paused0 = time.monotonic(), CORES.paused_s(self.pid)
         try:
             while True:
-                if self.replies.poll(max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))):
+                if self.replies.poll(POLL_SECONDS):
                     return self.replies.recv()
                 if self.process.poll() is not None:
                     if self.replies.poll(0):  # what it said before it went
                         return self.replies.recv()
                     break
-                if time.monotonic() >= deadline:
+                if clock is not None:
+                    if clock.expired(self.progress()):
+                        return NoAnswer(clock.limit())
+                elif time.monotonic() - start - (CORES.paused_s(self.pid) - paused0) >= timeout:
                     return NoAnswer(timeout)
         except (EOFError, OSError):
             pass

@@ -205,11 +205,15 @@ def value_source(value: Any) -> str:
 
     >>> value_source({"axis": None, "fill_value": float("nan")})
     "{'axis': None, 'fill_value': float('nan')}"
+    >>> value_source({"axis": np.int64(1), "dim": np.array(1)})
+    "{'axis': np.int64(1), 'dim': np.array(1, dtype=np.int64)}"
     """
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k!r}: {value_source(v)}" for k, v in value.items()) + "}"
     if isinstance(value, float) and not math.isfinite(value):
         return f"float({str(value)!r})"
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf":
+        return f"np.array({value.item()!r}, dtype=np.{value.dtype.name})"  # an attribute given as a 0-d array
     text = repr(value)
     try:
         exact = repr(eval(text, {"np": np})) == text  # our own text

@@ -1,5 +1,5 @@
 """The baseline: accepted root causes, reviewed like code, each with the
-reproducers that show it (``conformance/baseline.json``, format 2).
+reproducers that show it (``conformance/gate/baseline.json``, format 3; format 2 still reads).
 
 Each entry names one root cause (:mod:`conformance.judge.rootcause`) by its fields,
 each an exact string or an ``fnmatch`` pattern (``"torch.*"``): op family,

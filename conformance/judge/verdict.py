@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from conformance.core.arrays import dtype_name, same_bits, unequal_elements
+from conformance.core.arrays import data_dtype_name, same_bits, unequal_elements
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
@@ -366,7 +366,7 @@ class DtypeStatus:
     @classmethod
     def of(cls, case: Case) -> DtypeStatus:
         s = spec(case.op)
-        data = dtype_name(np.asarray(case.data).dtype) in s.data_dtypes
+        data = data_dtype_name(case.data) in s.data_dtypes
         return cls(data, np.asarray(case.indices).dtype.name in s.index_dtypes, s.framework in TYPE_CONSTRAINED)
 
 

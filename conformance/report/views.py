@@ -26,6 +26,7 @@ from conformance.judge.cost import user_cost
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
 from conformance.results.finding import Finding
+from conformance.spec.basis import Basis, Ground, Silent, departed
 from conformance.spec.catalog import spec
 
 SCRIPTS_DIR = "scripts"
@@ -106,6 +107,25 @@ def op_doc(op: str) -> tuple[str, str] | None:
     return s.doc, s.policy_note
 
 
+def finding_basis(finding: Finding) -> Ground | None:
+    """The doc sentence (or the docs' silence) a finding departs from; None for an op outside the catalog.
+
+    >>> import numpy as np
+    >>> from conformance.core.case import Case
+    >>> from conformance.judge.signature import Signature
+    >>> sig = Signature("torch.gather", "torch", "2", "cpu", "eager", "dtype rejected", "", ("index dtype",))
+    >>> ref = Outcome.returned(np.array([1]))
+    >>> finding_basis(Finding(sig, Case("torch.gather", np.zeros(1), np.zeros(1, int), {"dim": 0}), ref, {})).quote
+    'index (LongTensor): the indices of elements to gather'
+    """
+    try:
+        spec(finding.case.op)
+    except ValueError:
+        return None
+    condition = finding.signature.condition
+    return departed(finding.case.op, condition.kind, condition.detail)
+
+
 def file_safe(name: str) -> str:
     """A word safe in a file name.
 
@@ -160,6 +180,17 @@ class FindingView:
     scripts: list[tuple[str, str, str]]  # (oracle, file path in the report folder, text)
     onnx_file: str | None
     doc: tuple[str, str] | None
+    basis: Ground | None = None
+
+    @property
+    def quoted(self) -> Basis | None:
+        """The basis when it is a quoted sentence (None where the docs are silent)."""
+        return self.basis if isinstance(self.basis, Basis) else None
+
+    @property
+    def silence(self) -> str:
+        """Why the docs are silent on what the finding departs from ("" where they are quoted)."""
+        return self.basis.reason if isinstance(self.basis, Silent) else ""
 
 
 def outcome_views(finding: Finding) -> list[OutcomeView]:
@@ -202,6 +233,7 @@ def finding_view(number: int, finding: Finding) -> FindingView:
         scripts=[(oracle, script_path(anchor, oracle), text) for oracle, text in sorted(finding.scripts.items())],
         onnx_file=model_path(anchor) if finding.onnx_model_b64 else None,
         doc=op_doc(finding.case.op),
+        basis=finding_basis(finding),
     )
 
 

@@ -105,6 +105,12 @@ class AtlasCell:
     def key(self) -> CellKey:
         return (self.condition, self.eq_class, self.op, self.oracle)
 
+    @property
+    def declared(self) -> bool:
+        """True where the oracle declared the inputs not supported without running its framework
+        (it cannot express them at all): the cell says what the oracle assumes, not what the framework does."""
+        return self.behaviour is Behaviour.UNSUPPORTED
+
     def to_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("seen", "roots")}
         d["behaviour"] = self.behaviour.value
@@ -138,6 +144,10 @@ class Atlas:
     def keys(self) -> set[CellKey]:
         """Every cell's key."""
         return {c.key for c in self.cells}
+
+    def declared(self) -> list[AtlasCell]:
+        """The cells declared rather than observed (:attr:`AtlasCell.declared`)."""
+        return [c for c in self.cells if c.declared]
 
     def cell(self, condition: str, eq_class: str, op: str, oracle: str) -> AtlasCell:
         """The cell with this key (a KeyError if there is none)."""

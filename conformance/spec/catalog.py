@@ -19,12 +19,15 @@ TypeError: torch.gather: attribute 'dim' is required (no default)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.case import OpKey
+from conformance.core.vocabulary import AttrRole
 from conformance.spec.multiaxis import Shape
 from conformance.spec.plans import EqClass, Plan, flat_plan
 from conformance.spec.policy import (
@@ -134,13 +137,28 @@ class OpSpec:
             raise TypeError(f"{self.key}: attribute {missing[0]!r} is required (no default)")
         return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
 
+    def check_attrs(self, bound: Attrs) -> None:
+        """The attribute domains the docs state beyond integers (those the shape rules check):
+        ``fill_value`` a scalar, never a string; ``broadcast`` a bool. A TypeError naming the attribute.
+
+        >>> spec("paddle.take_along_axis").check_attrs({"axis": 0, "broadcast": 1})
+        Traceback (most recent call last):
+        TypeError: paddle.take_along_axis: broadcast must be a bool, got int 1
+        """
+        for a in self.attrs:
+            value = bound.get(a.name)
+            if a.name == AttrRole.FILL_VALUE and isinstance(value, (str, bytes, np.str_, np.bytes_)):
+                raise TypeError(f"{self.key}: fill_value must be a scalar (a number or None), got {value!r}")
+            if a.name == AttrRole.BROADCAST and not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{self.key}: broadcast must be a bool, got {type(value).__name__} {value!r}")
+
     def policy_for(self, attrs: Attrs) -> IndexPolicy:
         """The documented policy under these attributes (e.g. ``mode``)."""
         if self.mode_attr is None:
             return self.policy
         bound = self.bind(attrs)
         mode = bound[self.mode_attr]
-        if mode not in self.mode_policies:
+        if not isinstance(mode, Hashable) or isinstance(mode, bool) or mode not in self.mode_policies:
             raise ValueError(
                 f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}"
             )
@@ -258,6 +276,12 @@ TNP_ALONG_NOTE = (
     "'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy indexing, negatives wrap once, "
     "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
     "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted"
+)
+TORCH_ALONG_NOTE = (
+    "'Selects values from input at the 1-dimensional indices from indices along the given dim. ... This function is similar to "
+    "NumPy's take_along_axis. See also torch.gather()': the docs defer to numpy.take_along_axis, so its rule is followed: "
+    "negatives wrap once, out of range raises; other dimensions broadcast; 'If dim is None, the input array is treated as if it "
+    "has been flattened to 1d' (the same rule holds with dim=None)"
 )
 TORCH_INDEXING_NOTE = (
     "x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
@@ -472,10 +496,10 @@ CATALOG: tuple[OpSpec, ...] = (
         "https://pytorch.org/docs/stable/generated/torch.take_along_dim.html",
         (Attr("dim", None, "None (flatten both; 1-D result) or int in [-r, r-1]"),),
         elements("torch.take_along_dim", "dim", OtherDims.BROADCAST, flatten_both=True),
-        NONNEGATIVE,
+        ONNX,
         TORCH_DTYPES,
         ("int64",),
-        "'like numpy.take_along_axis'; implemented by gather, so indices in [0, size)",
+        TORCH_ALONG_NOTE,
     ),
     OpSpec(
         "torch.index_select",
@@ -494,7 +518,7 @@ CATALOG: tuple[OpSpec, ...] = (
         "https://www.tensorflow.org/api_docs/python/tf/gather",
         (
             Attr("axis", None, "None (= batch_dims) or int in [-r, r-1], >= batch_dims"),
-            Attr("batch_dims", 0, "int in [-q, q]"),
+            Attr("batch_dims", 0, "None (= 0) or int in [-q, q]"),
         ),
         tf_gather,
         NONNEGATIVE,

@@ -117,10 +117,10 @@ def gather_block(
     return plan
 
 
-def batched_gather(op: str) -> PlanFn:
+def batched_gather(op: str, *, none_is_0: bool = False) -> PlanFn:
     """A block gather with ``batch_dims`` (tf.gather, OpenVINO's Gather-8): ``batch_dims`` in ``[-q, q]``
-    (a negative one counts from the indices' rank), at most the axis (``axis=None`` is ``batch_dims``),
-    the first ``batch_dims`` dimensions of data and indices equal.
+    (a negative one counts from the indices' rank; with ``none_is_0``, None is 0), at most the axis
+    (``axis=None`` is ``batch_dims``), the first ``batch_dims`` dimensions of data and indices equal.
 
     >>> batched_gather("openvino.Gather")((2, 5), (3, 1), {"axis": 1, "batch_dims": 1})
     Traceback (most recent call last):
@@ -128,7 +128,8 @@ def batched_gather(op: str) -> PlanFn:
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-        b = as_int(attrs["batch_dims"], "batch_dims", op=op)
+        given = as_int(attrs["batch_dims"], "batch_dims", op=op, none=none_is_0)
+        b = 0 if given is None else given
         if b < 0:
             b += len(idx)
         _require(
@@ -148,7 +149,8 @@ def batched_gather(op: str) -> PlanFn:
     return plan
 
 
-tf_gather = batched_gather("tensorflow.gather")
+tf_gather = batched_gather("tensorflow.gather", none_is_0=True)
+"""tf.gather: TF's generated wrapper (gen_array_ops.gather_v2) reads batch_dims=None as its default 0."""
 
 
 def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:

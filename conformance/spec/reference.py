@@ -15,7 +15,7 @@ from typing import Any
 
 import array_api_compat
 
-from conformance.core.arrays import dtype_name
+from conformance.core.arrays import data_dtype_name, dtype_name
 from conformance.spec.catalog import OpSpec, spec
 from conformance.spec.multiaxis import np_dtype
 from conformance.spec.plans import Plan
@@ -57,8 +57,9 @@ def reference(
     _check_array("data", data)
     _check_array("indices", indices)
     bound = s.bind(attrs)
+    s.check_attrs(bound)
     if check_dtypes:
-        _check_dtype(s, "data", _dtype_name(np_dtype(data)), s.data_dtypes)
+        _check_dtype(s, "data", _data_name(data), s.data_dtypes)
         _check_dtype(s, "indices", _dtype_name(np_dtype(indices)), s.index_dtypes)
     chosen = s.policy_for(bound) if policy is None else policy_named(policy)
     return s.plan(tuple(data.shape), tuple(indices.shape), bound).run(data, indices, chosen)
@@ -79,6 +80,12 @@ def _check_array(arg: str, value: Any) -> None:
 _dtype_name = functools.cache(dtype_name)
 """:func:`~conformance.core.arrays.dtype_name`, remembered per dtype (a dtype's
 ``name`` is built anew at each call)."""
+
+
+def _data_name(data: Any) -> str:
+    """The data's dtype name; an object array of only bytes/str is string data (``"str"``, :func:`data_dtype_name`)."""
+    dtype = np_dtype(data)
+    return data_dtype_name(data) if dtype.kind == "O" else _dtype_name(dtype)
 
 
 def _check_dtype(op: OpSpec, arg: str, name: str, allowed: tuple[str, ...]) -> None:

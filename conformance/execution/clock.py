@@ -1,0 +1,80 @@
+"""A case's time, as the worker spent it: CPU seconds where the platform
+tells them, so that other processes on a busy machine cannot make a case
+look hung.
+
+A worker's CPU time (all its threads, ``/proc/PID/stat``) only grows while
+the worker runs; a case past its limit of CPU seconds has really worked that
+long. A case that waits without working (a deadlock, a sleep) is caught
+once its limit has passed on the wall clock while it used less than
+:data:`IDLE_SHARE` of a core (a worker starved by a busy machine still gets
+its share), and any case by the backstop, :data:`BACKSTOP` times the limit;
+the wall clock leaves out the time the worker spent stopped while another
+case ran alone (:meth:`~conformance.execution.cores.Cores.alone`). Where
+there is no ``/proc``, the limit is on the wall clock (less the stopped time).
+
+>>> clock = CaseClock(os.getpid(), [5.0], paused=lambda pid: 0.0)
+>>> clock.expired(0)
+False
+>>> cpu_seconds(os.getpid()) is None or cpu_seconds(os.getpid()) > 0
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+
+BACKSTOP = 3.0
+"""A case may take this many times its limit on the wall clock, however little CPU it used."""
+
+IDLE_SHARE = 0.05
+"""A case that has used less than this share of one core since it started, once its limit has passed on
+the wall clock, is waiting on nothing that will come (a deadlock, a sleep), not starved by a busy machine."""
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds of process ``pid`` (every thread), or None
+    where the platform does not say (no ``/proc``) or the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(b")") + 2 :].split()  # after "pid (comm) ": state is field 3
+    return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime: fields 14 and 15
+
+
+class CaseClock:
+    """The clock of one batch on one worker: ``limits[i]`` is case ``i``'s
+    limit in seconds; :meth:`expired` is asked with the index of the running
+    case and starts that case's clock when the index changes. ``paused(pid)``
+    gives the seconds the worker has been stopped so far."""
+
+    def __init__(self, pid: int, limits: Sequence[float], paused: Callable[[int], float]) -> None:
+        self.pid, self.limits, self.paused = pid, limits, paused
+        self.index = -2
+        self.cpu0: float | None = None
+        self.wall0 = self.paused0 = 0.0
+        self.cpu_used: float | None = None
+
+    def expired(self, index: int) -> bool:
+        """Whether the case at ``index`` (of the batch; -1 before the first) has passed its limit."""
+        index = max(index, 0)
+        now, cpu = time.monotonic(), cpu_seconds(self.pid)
+        if index != self.index:
+            self.index, self.cpu0, self.wall0, self.paused0 = index, cpu, now, self.paused(self.pid)
+            return False
+        limit = self.limits[min(index, len(self.limits) - 1)]
+        wall = now - self.wall0 - (self.paused(self.pid) - self.paused0)
+        if cpu is None or self.cpu0 is None:
+            return wall >= limit
+        self.cpu_used = cpu - self.cpu0
+        idle = wall >= limit and self.cpu_used < IDLE_SHARE * wall
+        return self.cpu_used >= limit or idle or wall >= BACKSTOP * limit
+
+    def limit(self) -> float:
+        """The running case's limit (what a timeout outcome quotes)."""
+        return self.limits[min(max(self.index, 0), len(self.limits) - 1)]

@@ -1,0 +1,425 @@
+"""The basis of every catalog decision: the sentence of the op's own docs it rests on.
+
+For each catalog op (:func:`~conformance.spec.catalog.ops`, ONNX ops once for
+their newest opset), each :class:`~conformance.core.vocabulary.Decision` (the
+index policy, the accepted dtypes, the shape rules, and each attribute's
+domain) has a :class:`Basis` (a sentence quoted from the docs, with the page's
+link) or an explicit :class:`Silent` (the docs say nothing; the reason says what
+the catalog holds instead). Where the docs defer to another op ("similar to
+NumPy's take_along_axis"), the quote is the deferring sentence and the rule is
+the one deferred to.
+
+Quotes are copied from the pages (as their docstrings render them, without
+markup); ``tests/test_basis.py`` checks every op has a ground for every decision
+and, where the framework is installed, that each quote is in its docstring.
+
+>>> ground("torch.take_along_dim", Decision.POLICY).quote
+"This function is similar to NumPy's take_along_axis."
+>>> isinstance(ground("torch.gather", Decision.POLICY), Silent)
+True
+>>> ground("numpy.take", Decision.ATTRIBUTE, "mode").url
+'https://numpy.org/doc/stable/reference/generated/numpy.take.html'
+>>> departed("numpy.take", ConditionKind.ATTRIBUTE, "mode='raise'").quote
+'Specifies how out-of-bounds indices will behave.'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from conformance.core.vocabulary import ConditionKind, Decision
+from conformance.spec.catalog import ONNX_DOC, spec
+
+
+@dataclass(frozen=True)
+class Basis:
+    """A sentence of the docs, quoted, and the page it is on."""
+
+    quote: str
+    url: str
+
+    def words(self) -> str:
+        """``“quote” (url)``."""
+        return f"“{self.quote}” ({self.url})"
+
+
+@dataclass(frozen=True)
+class Silent:
+    """The docs say nothing on this decision; ``reason`` says what the catalog holds instead."""
+
+    reason: str
+
+    def words(self) -> str:
+        """``docs silent: reason``."""
+        return f"docs silent: {self.reason}"
+
+
+Ground = Basis | Silent
+
+
+@dataclass(frozen=True)
+class OpBasis:
+    """The grounds of one op's decisions; ``attrs`` by the attribute's own name."""
+
+    policy: Ground
+    dtypes: Ground
+    shapes: Ground
+    attrs: Mapping[str, Ground] = field(default_factory=dict)
+
+
+def _q(url: str) -> Callable[[str], Basis]:
+    """Quotes from one page: ``_q(url)(quote) == Basis(quote, url)``."""
+    return functools.partial(Basis, url=url)
+
+
+_NO_DTYPES = "the page lists no dtypes: the catalog holds every dtype the framework has to be documented"
+_NO_OOB = (
+    "the page says nothing of bad indices: an index outside the axis is held to an error, as wherever docs say nothing"
+)
+
+# -- ONNX -----------------------------------------------------------------------
+_og = _q(ONNX_DOC.format("Gather"))
+_oge = _q(ONNX_DOC.format("GatherElements"))
+_ognd = _q(ONNX_DOC.format("GatherND"))
+ONNX_BOUNDS = (
+    "All index values are expected to be within bounds [-s, s-1] along axis of size s. "
+    "It is an error if any of the index values are out of bounds."
+)
+ONNX_T = "Constrain input and output types to any tensor type."
+ONNX_AXIS = "Which axis to gather on. Negative value means counting dimensions from the back. Accepted range is [-r, r-1] where r = rank(data)."
+
+# -- NumPy ----------------------------------------------------------------------
+_nt = _q(spec("numpy.take").doc)
+_nta = _q(spec("numpy.take_along_axis").doc)
+_nai = _q(spec("numpy.advanced_indexing").doc)
+# -- torch ----------------------------------------------------------------------
+_tg = _q(spec("torch.gather").doc)
+_tt = _q(spec("torch.take").doc)
+_tad = _q(spec("torch.take_along_dim").doc)
+_tis = _q(spec("torch.index_select").doc)
+_tai = _q(spec("torch.advanced_indexing").doc)
+# -- TensorFlow -----------------------------------------------------------------
+_tfg = _q(spec("tensorflow.gather").doc)
+_tfnd = _q(spec("tensorflow.gather_nd").doc)
+_tnt = _q(spec("tensorflow.experimental.numpy.take").doc)
+_tnta = _q(spec("tensorflow.experimental.numpy.take_along_axis").doc)
+# -- JAX ------------------------------------------------------------------------
+_jt = _q(spec("jax.numpy.take").doc)
+_jta = _q(spec("jax.numpy.take_along_axis").doc)
+_jai = _q(spec("jax.advanced_indexing").doc)
+_jlg = _q(spec("jax.lax.gather").doc)
+# -- WebNN, MLX, Paddle, array API ----------------------------------------------
+_wg = _q(spec("webnn.gather").doc)
+_wge = _q(spec("webnn.gatherElements").doc)
+_wgnd = _q(spec("webnn.gatherND").doc)
+_mt = _q(spec("mlx.take").doc)
+_mta = _q(spec("mlx.take_along_axis").doc)
+_mai = _q(spec("mlx.advanced_indexing").doc)
+_pg = _q(spec("paddle.gather").doc)
+_pgnd = _q(spec("paddle.gather_nd").doc)
+_pta = _q(spec("paddle.take_along_axis").doc)
+_pis = _q(spec("paddle.index_select").doc)
+_pt = _q(spec("paddle.take").doc)
+_at = _q(spec("array_api.take").doc)
+_ata = _q(spec("array_api.take_along_axis").doc)
+ARRAY_API_NEGATIVE = (
+    "If an index is negative, the function must determine the element to select along a specified axis (dimension) "
+    "by counting from the last element (where -1 refers to the last element)."
+)
+ARRAY_API_OOB = "The behavior for out-of-bounds indices is left unspecified."
+MLX_OOB = "Indexing does not perform bounds checking. Indexing out of bounds is undefined behavior."
+NUMPY_MODE = "Specifies how out-of-bounds indices will behave."
+JAX_MODE = 'The default mode="fill" returns invalid values (e.g. NaN) for out-of bounds indices'
+JAX_FILL = "The fill value to return for out-of-bounds slices when mode is 'fill'. Ignored otherwise."
+TF_NEGATIVE = "The values must be in range [0, params.shape[axis])."
+NUMPY_INDEXING = "Negative values are permitted in the index arrays and work as they do with single indices or slices"
+
+BASES: dict[str, OpBasis] = {
+    "onnx.Gather": OpBasis(
+        _og(ONNX_BOUNDS),
+        _og(ONNX_T),
+        _og(
+            "gather entries of the axis dimension of data (by default outer-most one as axis=0) indexed by indices, and concatenates them in an output tensor of rank q + (r - 1)."
+        ),
+        {"axis": _og(ONNX_AXIS)},
+    ),
+    "onnx.GatherElements": OpBasis(
+        _oge(ONNX_BOUNDS),
+        _oge(ONNX_T),
+        _oge(
+            "Its output shape is the same as the shape of indices and consists of one value (gathered from the data) for each element in indices."
+        ),
+        {"axis": _oge(ONNX_AXIS)},
+    ),
+    "onnx.GatherND": OpBasis(
+        _ognd("It is an error if any of the index values are out of bounds."),
+        _ognd(ONNX_T),
+        _ognd("The indices_shape[-1] should have a value between 1 (inclusive) and rank r-b (inclusive)"),
+        {"batch_dims": _ognd("b < min(q, r) is to be honored.")},
+    ),
+    "numpy.take": OpBasis(
+        _nt("'raise' -- raise an error (default)"),
+        _nt("The returned array has the same type as a."),
+        _nt("out[ii + jj + kk] = a[ii + (indices[jj],) + kk]"),
+        {
+            "axis": _nt("The axis over which to select values. By default, the flattened input array is used."),
+            "mode": _nt(NUMPY_MODE),
+        },
+    ),
+    "numpy.take_along_axis": OpBasis(
+        _nta("for j in range(J): out_1d[j] = a_1d[indices_1d[j]]"),
+        Silent(_NO_DTYPES),
+        _nta("This must match the dimension of arr, but dimensions Ni and Nj only need to broadcast against arr."),
+        {"axis": _nta("If axis is None, the input array is treated as if it had first been flattened to 1d")},
+    ),
+    "numpy.advanced_indexing": OpBasis(
+        _nai(NUMPY_INDEXING),
+        Silent(_NO_DTYPES),
+        _nai("Advanced indices always are broadcast and iterated as one"),
+    ),
+    "torch.gather": OpBasis(
+        Silent(
+            "negatives are not documented: the catalog holds indices to [0, size), the range gather's equations read"
+        ),
+        _tg("index (LongTensor): the indices of elements to gather"),
+        _tg("It is also required that index.size(d) <= input.size(d) for all dimensions d != dim."),
+        {"dim": _tg("dim (int): the axis along which to index")},
+    ),
+    "torch.take": OpBasis(
+        Silent(
+            "negatives and bad indices are not documented: the catalog holds numpy's rule (negatives wrap once, out of range raises)"
+        ),
+        _tt("index (LongTensor): the indices into tensor"),
+        _tt(
+            "The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape as the indices."
+        ),
+    ),
+    "torch.take_along_dim": OpBasis(
+        _tad("This function is similar to NumPy's take_along_axis."),
+        _tad("indices (LongTensor): the indices into input. Must have long dtype."),
+        _tad("This function is similar to NumPy's take_along_axis."),
+        {"dim": _tad("If dim is None, the input array is treated as if it has been flattened to 1d.")},
+    ),
+    "torch.index_select": OpBasis(
+        Silent("negatives and bad indices are not documented: the catalog holds indices to [0, size)"),
+        _tis("index (IntTensor or LongTensor): the 1-D tensor containing the indices to index"),
+        _tis(
+            "The dimth dimension has the same size as the length of index; other dimensions have the same size as in the original tensor."
+        ),
+        {"dim": _tis("dim (int): the dimension in which we index")},
+    ),
+    "tensorflow.gather": OpBasis(
+        _tfg(TF_NEGATIVE),
+        _tfg("indices: The index Tensor. Must be one of the following types: int32, int64."),
+        _tfg("return p_shape[:axis] + i_shape[batch_dims:] + p_shape[axis+1:]"),
+        {
+            "axis": _tfg(
+                "Must be greater than or equal to batch_dims. Defaults to the first non-batch dimension. Supports negative indexes."
+            ),
+            "batch_dims": _tfg(
+                "batch_dims: An integer. The number of batch dimensions. Must be less than or equal to rank(indices)."
+            ),
+        },
+    ),
+    "tensorflow.gather_nd": OpBasis(
+        _tfnd('If "" or "DEFAULT", the default behavior is used (error on CPU and ignore on GPU).'),
+        _tfnd("indices: A Tensor. Must be one of the following types: int32, int64."),
+        _tfnd(
+            "In tf.gather_nd, indices defines slices into the first N dimensions of params, where N = indices.shape[-1]."
+        ),
+        {"batch_dims": _tfnd("batch_dims: An integer or a scalar 'Tensor'. The number of batch dimensions.")},
+    ),
+    "jax.numpy.take": OpBasis(
+        _jt(JAX_MODE),
+        _jt("indices: N-dimensional array of integer indices of values to take from the array."),
+        _jt("JAX implementation of numpy.take, implemented in terms of jax.lax.gather."),
+        {
+            "axis": _jt("If not specified, the array will be flattened before indexing is applied."),
+            "mode": _jt('mode: Out-of-bounds indexing mode, either "fill" or "clip".'),
+            "fill_value": _jt(JAX_FILL),
+        },
+    ),
+    "jax.numpy.take_along_axis": OpBasis(
+        _jta("If unset, defaults to a legacy behavior (wrapping unless the indexing mode is 'promise_in_bounds')"),
+        _jta("indices: array of integer indices."),
+        _jta("a must be broadcast-compatible with indices along dimensions other than axis."),
+        {
+            "axis": _jta("If not specified, the array will be flattened before indexing is applied."),
+            "mode": _jta('mode: Out-of-bounds indexing mode, either "fill" or "clip".'),
+            "fill_value": Silent(
+                "take_along_axis's page lists fill_value without a sentence: jnp.take's defaults are held"
+            ),
+        },
+    ),
+    "webnn.gather": OpBasis(
+        _wg("a negative index means indexing from the end of the dimension"),
+        _wg('The values must be of type "int32", "uint32" or "int64"'),
+        Silent(
+            "the shape rule is stated by the algorithm's steps, not a sentence: input.shape[:axis] + indices.shape + input.shape[axis+1:]"
+        ),
+        {"axis": Silent("axis is an unsigned long: negative values are not representable")},
+    ),
+    "webnn.gatherElements": OpBasis(
+        _wge("a negative index means indexing from the end of the dimension"),
+        _wge('The values must be of type "int32", "uint32" or "int64"'),
+        Silent("the shape rule is stated by the algorithm's steps: indices' shape equals input's except along axis"),
+        {"axis": Silent("axis is an unsigned long: negative values are not representable")},
+    ),
+    "webnn.gatherND": OpBasis(
+        _wgnd("a negative index means indexing from the end of the dimension"),
+        _wgnd('The values must be of type "int32", "uint32" or "int64"'),
+        Silent("the shape rule is stated by the algorithm's steps: indices.shape[-1] in [1, rank(input)]"),
+    ),
+    "tensorflow.experimental.numpy.take": OpBasis(
+        _tnt("out argument is not supported, and default mode is clip."),
+        _tnt("See the NumPy documentation for numpy.take."),
+        _tnt("See the NumPy documentation for numpy.take."),
+        {
+            "axis": _tnt("See the NumPy documentation for numpy.take."),
+            "mode": _tnt("out argument is not supported, and default mode is clip."),
+        },
+    ),
+    "tensorflow.experimental.numpy.take_along_axis": OpBasis(
+        _tnta("See the NumPy documentation for numpy.take_along_axis."),
+        _tnta("See the NumPy documentation for numpy.take_along_axis."),
+        _tnta("See the NumPy documentation for numpy.take_along_axis."),
+        {"axis": _tnta("See the NumPy documentation for numpy.take_along_axis.")},
+    ),
+    "torch.advanced_indexing": OpBasis(
+        _tai("The contents of a tensor can be accessed and modified using Python's indexing and slicing notation"),
+        Silent(
+            "the tensors page names no index dtype; torch's error ('tensors used as indices must be long, int, byte or bool tensors') is the catalog's source"
+        ),
+        Silent("the page gives no shape rule; NumPy's integer-array indexing is held"),
+    ),
+    "jax.advanced_indexing": OpBasis(
+        _jai("the index is clamped to the bounds of the array since something must be returned"),
+        Silent(_NO_DTYPES),
+        Silent("the page gives no shape rule; NumPy's integer-array indexing is held"),
+    ),
+    "jax.lax.gather": OpBasis(
+        _jlg("The behavior for out-of-bounds indices when set to 'promise_in_bounds' is implementation-defined."),
+        Silent(_NO_DTYPES),
+        _jlg(
+            "dimension_numbers: a lax.GatherDimensionNumbers object that describes how dimensions of operand, start_indices and the output relate."
+        ),
+    ),
+    "mlx.take": OpBasis(
+        _mt("As an example, if the axis=1 this is equivalent to a[:, indices, ...]."),
+        _mt("indices (int or array): Integer index or input array with integral type."),
+        _mt("As an example, if the axis=1 this is equivalent to a[:, indices, ...]."),
+        {
+            "axis": _mt(
+                "If the axis is not specified the array is treated as a flattened 1-D array prior to performing the take."
+            )
+        },
+    ),
+    "mlx.take_along_axis": OpBasis(
+        Silent(_NO_OOB + "; the Indexing page: '" + MLX_OOB + "'"),
+        Silent(_NO_DTYPES),
+        _mta("These should be broadcastable with the input array excluding the axis dimension."),
+        {"axis": _mta("If axis == None the array is flattened to 1D prior to the indexing operation.")},
+    ),
+    "mlx.advanced_indexing": OpBasis(
+        _mai(MLX_OOB),
+        Silent(_NO_DTYPES),
+        _mai("Mixing and matching integers, slice, ..., and array indices works just as in NumPy"),
+    ),
+    "paddle.gather": OpBasis(
+        Silent(_NO_OOB + " (nor of negatives)"),
+        _pg(
+            "Supported data type is int32, int64, float32, float64, complex64, complex128 and uint8 (only for CPU), float16 (only for GPU)."
+        ),
+        _pg("index (Tensor): The index input tensor with rank=0 or rank=1. Data type is int32 or int64."),
+        {"axis": _pg("The default value is None, if None, the axis is 0.")},
+    ),
+    "paddle.gather_nd": OpBasis(
+        Silent(_NO_OOB + " (nor of negatives)"),
+        _pgnd(
+            "x (Tensor): The input Tensor which it's data type should be bool, float16, float32, float64, int32, int64."
+        ),
+        _pgnd("the output tensor has shape index.shape[:-1] + input.shape[index.shape[-1]:] ."),
+    ),
+    "paddle.take_along_axis": OpBasis(
+        Silent(_NO_OOB + " (nor of negatives)"),
+        _pta("Supported data types are bfloat16, float16, float32, float64, int32, int64, uint8."),
+        _pta("This must match the dimension of arr, and need to broadcast against arr."),
+        {
+            "axis": _pta("axis (int) : The axis to take 1d slices along."),
+            "broadcast": _pta("broadcast (bool, optional): whether the indices broadcast."),
+        },
+    ),
+    "paddle.index_select": OpBasis(
+        Silent(_NO_OOB + " (nor of negatives)"),
+        _pis("The data of x can be one of float16, float32, float64, int32, int64, complex64 and complex128."),
+        _pis(
+            "The dim-th dimension has the same size as the length of index; other dimensions have the same size as in the x tensor."
+        ),
+        {"axis": _pis("axis (int, optional): The dimension in which we index. Default: if None, the axis is 0.")},
+    ),
+    "paddle.take": OpBasis(
+        _pt("'raise': raise an error (default);"),
+        _pt("x (Tensor): An N-D Tensor, its data type should be int32, int64, float32, float64."),
+        _pt(
+            "The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape as the index."
+        ),
+        {"mode": _pt("mode (str, optional): Specifies how out-of-bounds index will behave.")},
+    ),
+    "array_api.take": OpBasis(
+        _at(ARRAY_API_NEGATIVE),
+        _at("The array must be one-dimensional and have an integer data type."),
+        _at("Should have one or more dimensions (axes)."),
+        {
+            "axis": _at(
+                "If x is a one-dimensional array, providing an axis is optional; however, if x has more than one dimension, providing an axis is required."
+            )
+        },
+    ),
+    "array_api.take_along_axis": OpBasis(
+        _ata(ARRAY_API_NEGATIVE),
+        Silent("the page names no data dtype; indices: an integer data type, as take's"),
+        _ata("Must have the same rank (i.e., number of dimensions) as x."),
+        {"axis": Silent("the page gives the default, -1, and no sentence on the domain: [-r, r-1] is held")},
+    ),
+}
+
+
+def op_basis(op: str) -> OpBasis:
+    """The grounds of ``op`` (a name or an ONNX key such as ``onnx.Gather-11``)."""
+    return BASES[spec(op).name]
+
+
+def ground(op: str, decision: Decision, attr: str | None = None) -> Ground:
+    """The ground of one decision of ``op``; an attribute's needs its name."""
+    b = op_basis(op)
+    if decision is Decision.ATTRIBUTE:
+        if attr is None or attr not in b.attrs:
+            raise KeyError(f"{op}: no ground for attribute {attr!r}")
+        return b.attrs[attr]
+    return {Decision.POLICY: b.policy, Decision.DTYPES: b.dtypes, Decision.SHAPES: b.shapes}[decision]
+
+
+DECIDED_BY: dict[ConditionKind, Decision] = {
+    ConditionKind.ARGUMENT_DTYPE: Decision.DTYPES,
+    ConditionKind.UNDOCUMENTED_DTYPE: Decision.DTYPES,
+    ConditionKind.DATA_DTYPE_VALUES: Decision.DTYPES,
+    ConditionKind.PRECONDITION: Decision.SHAPES,
+    ConditionKind.SHAPES_REFUSED: Decision.SHAPES,
+    ConditionKind.EMPTY_OUTPUT: Decision.SHAPES,
+    ConditionKind.EMPTY_DATA: Decision.SHAPES,
+    ConditionKind.ATTRIBUTE: Decision.ATTRIBUTE,
+}
+"""The decision a root cause's condition departs from; every other condition (bad indices, regimes, any input) the policy."""
+
+
+def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:
+    """The ground a finding of this condition departs from: an attribute condition
+    names the attribute first (``mode='raise'``), falling back to the policy."""
+    decision = DECIDED_BY.get(kind, Decision.POLICY)
+    if decision is Decision.ATTRIBUTE:
+        name = detail.split("=")[0].strip()
+        b = op_basis(op)
+        return b.attrs.get(name, b.policy)
+    return ground(op, decision)

@@ -1,0 +1,43 @@
+"""``benchmarks/atlas_links.py`` (issue 20's figure): a departing atlas cell
+that links to no finding is an orphan where a finding of its oracle and op
+family exists, and alone where none does; a linked cell is neither."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case
+from conformance.judge.signature import Signature
+from conformance.results.atlas import AtlasCell, RootSighting
+from conformance.results.finding import Finding
+
+SIG = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "atlas_links.py"
+    spec = importlib.util.spec_from_file_location("atlas_links", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cell(op: str, roots: tuple[RootSighting, ...]) -> AtlasCell:
+    return AtlasCell("size", "element gather", op, "torch", "2.13.0", "wraps", None, False, {}, roots=roots)
+
+
+def test_a_departing_cell_is_linked_orphan_or_alone_by_the_reports_typed_match() -> None:
+    unlinked = _bench().unlinked
+    finding = Finding(SIG, Case("torch.gather", np.arange(5.0), np.array([-1]), {"dim": 0}), None, {})
+    linked = _cell("torch.gather", (RootSighting(SIG),))
+    orphan = _cell("torch.gather", (RootSighting(replace(SIG, policy=Behaviour.CLAMPS)),))
+    alone = _cell("torch.index_select", ())
+    assert unlinked([linked, orphan, alone], [finding]) == [(orphan, True), (alone, False)]
+    assert unlinked([replace(orphan, documented=True)], [finding]) == []

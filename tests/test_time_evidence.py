@@ -1,0 +1,109 @@
+"""Time is never evidence on its own (issue 27, points 1 to 3): a case is
+timed on its worker's CPU, so that busy neighbours cannot make it look hung;
+one that passes its limit is confirmed alone, in a fresh warmed-up worker,
+before it is a timeout, and one that then answers is judged on its answer,
+its time kept as a figure; an oracle that compiles compiles each shape
+signature outside the case's limit; no more workers run cases at once than
+the machine's slots allow."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fake_oracles import PATH
+
+from conformance.core.outcome import Kind
+from conformance.execution.cores import CORES
+from conformance.execution.fanout import run_on_all
+from conformance.execution.isolation import IsolatedOracle
+
+pytestmark = pytest.mark.timeout(180)
+
+X = np.arange(12, dtype=np.int64).reshape(4, 3)
+I = np.array([3, 1], dtype=np.int64)
+
+
+def test_a_case_slow_only_once_is_judged_on_its_answer_and_its_time_is_a_figure(tmp_path: Path) -> None:
+    with IsolatedOracle("fake-any", PATH, timeout=1.0) as oracle:
+        outcome = oracle.run("numpy.take", X, I, do="slow-once", marker=str(tmp_path / "m"), cpu_s=3.0)
+        timing = oracle.timing()
+    assert outcome.kind is Kind.VALUE and np.array_equal(outcome.value, X[I])
+    assert (timing["confirmed"], timing["hangs"]) == (1, 0), timing
+    assert [s["limit_s"] for s in timing["slowest"]] == [1.0] and "numpy.take" in timing["slowest"][0]["case"]
+
+
+def test_a_case_that_works_past_its_limit_again_when_alone_is_a_timeout(tmp_path: Path) -> None:
+    with IsolatedOracle("fake-any", PATH, timeout=0.5) as oracle:
+        outcome = oracle.run("numpy.take", X, I, do="works", cpu_s=30.0)
+        timing = oracle.timing()
+    assert outcome.kind is Kind.TIMEOUT and outcome.seconds == 0.5
+    assert (timing["confirmed"], timing["hangs"], timing["slowest"]) == (1, 1, []), timing
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
+def test_a_worker_starved_by_busy_processes_is_timed_on_its_own_cpu() -> None:
+    """Four busy loops share one core with the worker: the case takes several
+    times its CPU time on the wall clock, past its limit, and still answers
+    without a confirmation."""
+    before = os.sched_getaffinity(0)
+    core = min(before)
+    os.sched_setaffinity(0, {core})  # the worker and the loops inherit it
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        with IsolatedOracle("fake-any", PATH, timeout=2.0) as oracle:
+            oracle.start()
+            start = time.monotonic()
+            outcome = oracle.run("numpy.take", X, I, do="works", cpu_s=0.6)
+            wall = time.monotonic() - start
+            timing = oracle.timing()
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+        os.sched_setaffinity(0, before)
+    assert outcome.kind is Kind.VALUE
+    assert timing["confirmed"] == 0, timing
+    assert wall > 2.0, f"the loops did not slow the case ({wall:.2f} s): the test shows nothing"
+
+
+def test_a_compiling_oracle_compiles_each_shape_signature_outside_the_case_limit() -> None:
+    with IsolatedOracle("fake-compiles", PATH, timeout=1.0) as oracle:
+        first = oracle.run("numpy.take", X, I, compile_s=2.0)
+        same_shape = oracle.run("numpy.take", X + 1, I[::-1].copy(), compile_s=2.0)
+        other_shape = oracle.run("numpy.take", X, I[:1], compile_s=2.0)
+        timing = oracle.timing()
+    assert [o.kind for o in (first, same_shape, other_shape)] == [Kind.VALUE] * 3
+    assert (timing["warm_ups"], timing["confirmed"]) == (2, 0), timing
+
+
+def test_no_more_workers_run_cases_at_once_than_the_machine_slots_allow() -> None:
+    cases = [("numpy.take", X, I, {"do": "slow"})] * 2
+    with IsolatedOracle("fake-any", PATH) as a, IsolatedOracle("fake-slow", PATH) as b:
+        a.start(), b.start()
+        try:
+            CORES.configure(1)
+            start = time.monotonic()
+            outcomes = run_on_all([a, b], {"fake-any": cases, "fake-slow": cases})
+            one_at_a_time = time.monotonic() - start
+            figures = CORES.figures()
+        finally:
+            CORES.configure(None)
+    assert all(o.kind is Kind.VALUE for got in outcomes.values() for o in got)
+    assert figures == {"workers": 1, "most_at_once": 1}
+    assert one_at_a_time >= 4 * 0.4  # fake-slow's SLOW_SECONDS, four cases in turn
+
+
+def test_numpy_wrap_with_int64_min_really_hangs_and_stays_a_timeout() -> None:
+    """NumPy 2.4's ``take(mode="wrap")`` loops for ever on an index of INT64_MIN
+    (checked by hand: ``timeout 5 python -c ...`` exits 124)."""
+    with IsolatedOracle("numpy", "oracles.numpy_oracle", timeout=1.0) as oracle:
+        outcome = oracle.run("numpy.take", np.arange(5.0), np.array([np.iinfo(np.int64).min]), mode="wrap")
+        timing = oracle.timing()
+    assert outcome.kind is Kind.TIMEOUT
+    assert (timing["warm_ups"], timing["confirmed"], timing["hangs"]) == (1, 1, 1), timing
