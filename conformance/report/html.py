@@ -34,6 +34,7 @@ from conformance.report.finding_groups import FILTERS, filter_options, finding_g
 from conformance.report.matrix_view import matrix_rows, oracle_columns
 from conformance.report.run_view import console_head, oracle_runs, run_rows
 from conformance.report.runs import Comparison
+from conformance.report.upstream import issue_text, upstream_path
 from conformance.report.views import KIND_BEHAVIOUR, finding_views
 from conformance.results.atlas import Atlas
 from conformance.results.run_result import RunResult
@@ -146,6 +147,20 @@ def interned(value: Any) -> dict[str, Any]:
     return {"s": list(table), "r": records}
 
 
+def attr_text(value: Any) -> str:
+    """An attribute value as the page writes it: JSON where it is JSON (``"clip"``, ``null``),
+    else as Python writes it (a NumPy scalar or 0-d array given as an attribute).
+
+    >>> import numpy as np
+    >>> attr_text("clip"), attr_text(None), attr_text(np.int64(1)), attr_text(np.array(1))
+    ('"clip"', 'null', 'np.int64(1)', 'array(1)')
+    """
+    try:
+        return json.dumps(value)
+    except TypeError:
+        return repr(value)
+
+
 def environment() -> Environment:
     """The Jinja2 environment of the report templates (autoescape on).
 
@@ -164,6 +179,7 @@ def environment() -> Environment:
     env.filters["fact"] = fact_text
     env.filters["duration"] = human_duration
     env.filters["breakable"] = breakable
+    env.filters["attr_text"] = attr_text
     return env
 
 
@@ -192,6 +208,8 @@ def page_context(
     """
     oracles = oracle_columns(run)
     views = finding_views(run.findings)
+    for v in views:
+        v.upstream, v.upstream_file = issue_text(v.finding, run.facts, atlas), upstream_path(v.anchor)
     anchors = {v.finding.signature.key(): (v.anchor, v.number) for v in views}
     groups = finding_groups(views, oracle_facts(run.facts))
     facts, tables = fact_tables({k: v for k, v in run.facts.items() if k != "case_timeout_s"})
