@@ -231,7 +231,7 @@ def type_problem(dtype: np.dtype) -> str | None:
 Dims = tuple[int | str, ...]
 
 
-def _dims(shape: int | tuple[int, ...], prefix: str) -> Dims:
+def _dims(shape: int | Dims, prefix: str) -> Dims:
     """A rank as symbolic dimensions (``d0, d1, ...``), or a shape as it is.
 
     >>> _dims(2, "d"), _dims((3, 0), "d")
@@ -267,14 +267,14 @@ def model_bytes(
     op: str,
     data_dtype: Any,
     index_dtype: Any,
-    data_shape: int | tuple[int, ...],
-    index_shape: int | tuple[int, ...],
+    data_shape: int | Dims,
+    index_shape: int | Dims,
     attrs: Mapping[str, Any],
 ) -> bytes:
     """The serialized single-node model for ``op`` (a catalog key such as
     ``"onnx.Gather-13"``) with these element types and exactly these
     attributes (ONNX's defaults apply to the others); a shape given as a rank
-    has symbolic dimensions, a tuple fixes them. Its IR version is the lowest
+    has symbolic dimensions, a tuple gives each (a size, or a name for a symbolic one). Its IR version is the lowest
     that carries the opset.
 
     >>> import onnx
@@ -296,6 +296,10 @@ class OnnxOracle(FrameworkOracle):
 
     patterns = ONNX_PATTERNS
 
+    fixed_tuple_length = False
+    """GatherND's index tuple length (``indices.shape[-1]``) fixed in a symbolic-shape model: compilers that
+    need the output's rank at compile time (IREE, TVM) cannot take it symbolic."""
+
     def __init__(self, info: OracleInfo, prelude: str, static_shapes: bool = False) -> None:
         super().__init__(info, prelude, EAGER, ONNX_UNITS)
         self.static_shapes = static_shapes
@@ -306,7 +310,10 @@ class OnnxOracle(FrameworkOracle):
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
         if self.static_shapes:
             return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.shape, indices.shape, attrs)}
-        return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.ndim, indices.ndim, attrs)}
+        index_dims: int | Dims = indices.ndim
+        if self.fixed_tuple_length and node_and_opset(op)[0] == "GatherND" and indices.ndim:
+            index_dims = (*_dims(indices.ndim - 1, "i"), indices.shape[-1])
+        return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.ndim, index_dims, attrs)}
 
     def attachments(self, constants: Mapping[str, bytes]) -> dict[str, bytes]:
         return {"model.onnx": constants["MODEL"]}

@@ -54,6 +54,10 @@ INDEX_RANKS: dict[str, tuple[int, int]] = {
 MIN_ND_INDEX_RANK = {"paddle.gather_nd": 2}
 """ND ops that document a least index rank (the others take 1)."""
 WINDOW_OPS = frozenset({"torch.gather", "onnx.GatherElements"})
+EQUAL_OPS = frozenset({"openvino.GatherElements"})
+"""Element ops whose indices equal the data outside the axis (OpenVINO's GatherElements-6)."""
+BATCHED_GATHERS = frozenset({"tensorflow.gather", "openvino.Gather"})
+"""Block ops with ``batch_dims``."""
 MODES: dict[str, tuple[Any, ...]] = {s.name: tuple(s.mode_policies) for s in specs() if s.mode_attr}
 """Each op's index modes, as the catalog lists them."""
 MAX_SIZE = 64
@@ -126,7 +130,7 @@ def _block(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], int]
     name = _base(op)
     data = _data_shape(draw)
     r = len(data)
-    b = draw(st.integers(0, r - 1)) if name == "tensorflow.gather" else 0
+    b = draw(st.integers(0, r - 1)) if name in BATCHED_GATHERS else 0
     axis: int | None = draw(st.integers(b, r - 1))
     if draw(st.booleans()):
         axis -= r  # the same axis, counted from the back
@@ -137,7 +141,7 @@ def _block(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], int]
     size = math.prod(data) if axis is None else data[axis]
     attr = "dim" if name == "torch.index_select" else "axis"
     attrs: dict[str, Any] = {attr: axis}
-    if name == "tensorflow.gather":
+    if name in BATCHED_GATHERS:
         attrs["batch_dims"] = b
     return data, idx, attrs, size
 
@@ -157,6 +161,8 @@ def _element(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], in
             idx.append(draw(st.integers(0, 4)))
         elif name in WINDOW_OPS:
             idx.append(draw(st.integers(1, n)))
+        elif name in EQUAL_OPS:
+            idx.append(n)
         else:
             idx.append(draw(st.sampled_from((n, 1) if n > 1 else (1, 2, 3))))
     return data, tuple(idx), {attr: axis}, data[axis]

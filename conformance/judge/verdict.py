@@ -37,7 +37,16 @@ from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import POLICY_REGIMES, PRECONDITION_ERRORS, ErrorGroup, Mismatch, MismatchKind
 from conformance.spec.catalog import TYPE_CONSTRAINED, spec
-from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
+from conformance.spec.policy import (
+    CLIP,
+    MODULO,
+    ONNX,
+    WRAP_THEN_CLAMP,
+    WRAP_THEN_FILL,
+    WRAP_THEN_ZERO,
+    ZERO_FILL,
+    IndexPolicy,
+)
 from conformance.spec.reference import reference
 
 CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
@@ -46,6 +55,7 @@ CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
     (WRAP_THEN_CLAMP, Behaviour.CLAMPS),
     (CLIP, Behaviour.CLAMPS_RAW),
     (ZERO_FILL, Behaviour.ZERO_FILLS),
+    (WRAP_THEN_ZERO, Behaviour.ZERO_FILLS),  # OpenVINO's Gather-8: negatives wrap, the rest reads zero
     (WRAP_THEN_FILL, Behaviour.FILLS),
 )
 """Every policy tried to explain a value, with its word where the example

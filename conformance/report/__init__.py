@@ -5,8 +5,9 @@ runs (compared) into ``index.html`` (:mod:`~conformance.report.html`),
 ``findings.json`` (the merged :class:`~conformance.results.run_result.RunResult`),
 ``summary.md`` (:mod:`~conformance.report.markdown`, for CI logs and
 pull-request comments), ``comparison.json`` when comparing, and one file per
-reproduction script (``scripts/<finding>_<oracle>.py``) and ONNX model
-(``models/<finding>.onnx``) so that each can be downloaded.
+reproduction script (``scripts/<finding>_<oracle>.py``), ONNX model
+(``models/<finding>.onnx``) and upstream issue text (``upstream/<finding>.md``,
+:mod:`~conformance.report.upstream`) so that each can be downloaded.
 
 The probe atlas (``atlas.json``, :mod:`conformance.results.atlas`) comes with each
 run: passed in (``atlases``, one per run, as :func:`load_atlases` reads
@@ -37,13 +38,19 @@ from conformance.report.facts_view import oracle_facts
 from conformance.report.html import render_html
 from conformance.report.markdown import markdown_summary
 from conformance.report.runs import Comparison, compare_runs, merge_runs
+from conformance.report.upstream import UPSTREAM_DIR, issue_text, upstream_path
 from conformance.report.views import ANCHOR_PREFIX, MODELS_DIR, SCRIPTS_DIR, finding_views
 from conformance.results.atlas import Atlas
 from conformance.results.run_result import RunResult
 
 REPORT_FILES = ("index.html", "findings.json", "summary.md", "comparison.json")
 """The files at the top of a report folder that the report writes (and so owns)."""
-OWNED_PATTERNS = (*REPORT_FILES, f"{SCRIPTS_DIR}/{ANCHOR_PREFIX}*.py", f"{MODELS_DIR}/{ANCHOR_PREFIX}*.onnx")
+OWNED_PATTERNS = (
+    *REPORT_FILES,
+    f"{SCRIPTS_DIR}/{ANCHOR_PREFIX}*.py",
+    f"{MODELS_DIR}/{ANCHOR_PREFIX}*.onnx",
+    f"{UPSTREAM_DIR}/{ANCHOR_PREFIX}*.md",
+)
 """Every file a report may have written into its folder, as glob patterns."""
 
 
@@ -155,7 +162,7 @@ def clear_outputs(out_dir: Path) -> None:
     """
     for path in report_outputs(out_dir):
         path.unlink()
-    for sub in (SCRIPTS_DIR, MODELS_DIR):
+    for sub in (SCRIPTS_DIR, MODELS_DIR, UPSTREAM_DIR):
         folder = out_dir / sub
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
@@ -193,6 +200,7 @@ def report_files(
     files: dict[str, str | bytes] = {}
     for view in finding_views(run.findings):
         files.update({path: text for _, path, text in view.scripts})
+        files[upstream_path(view.anchor)] = issue_text(view.finding, run.facts, atlas)
         if view.onnx_file and view.finding.onnx_model_b64:
             files[view.onnx_file] = base64.b64decode(view.finding.onnx_model_b64)
     files["findings.json"] = json.dumps(run.to_json(), indent=1, default=str)

@@ -35,6 +35,7 @@ from conformance.report.finding_groups import FILTERS, filter_options, finding_g
 from conformance.report.matrix_view import matrix_rows, oracle_columns
 from conformance.report.run_view import console_head, oracle_runs, run_rows
 from conformance.report.runs import Comparison
+from conformance.report.upstream import issue_text, upstream_path
 from conformance.report.views import KIND_BEHAVIOUR, finding_views
 from conformance.results.atlas import Atlas
 from conformance.results.run_result import RunResult
@@ -194,6 +195,8 @@ def page_context(
     """
     oracles = oracle_columns(run)
     views = finding_views(run.findings)
+    for v in views:
+        v.upstream, v.upstream_file = issue_text(v.finding, run.facts, atlas), upstream_path(v.anchor)
     anchors = {v.finding.signature.key(): (v.anchor, v.number) for v in views}
     groups = finding_groups(views, oracle_facts(run.facts))
     facts, tables = fact_tables({k: v for k, v in run.facts.items() if k != "case_timeout_s"})

@@ -181,6 +181,9 @@ class FindingView:
     onnx_file: str | None
     doc: tuple[str, str] | None
     basis: Ground | None = None
+    upstream: str = ""
+    """The finding's upstream issue text (:mod:`conformance.report.upstream`), set where the page is built."""
+    upstream_file: str = ""
 
     @property
     def quoted(self) -> Basis | None:

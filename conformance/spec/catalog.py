@@ -37,6 +37,7 @@ from conformance.spec.policy import (
     ONNX,
     WRAP_THEN_CLAMP,
     WRAP_THEN_FILL,
+    WRAP_THEN_ZERO,
     IndexPolicy,
     OutOfRange,
 )
@@ -46,6 +47,7 @@ from conformance.spec.preconditions import (
     NoneAxis,
     OtherDims,
     PlanFn,
+    batched_gather,
     elements,
     gather_block,
     gather_nd,
@@ -384,6 +386,33 @@ ARRAY_API_ALONG_NOTE = (
     "Broadcasting)'; indices: 'Must have the same rank (i.e., number of dimensions) as x. If an index is negative, the function must determine "
     "the element to select along a specified axis (dimension) by counting from the last element (where -1 refers to the last element)'. "
     + ARRAY_API_OOB
+)
+
+
+# -- OpenVINO's opset: its constants -------------------------------------------
+
+OPENVINO_DOC = "https://docs.openvino.ai/{}/openvino_docs_ops_movement_{}.html"
+OPENVINO_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("complex64", "complex128", "str", "object"))
+"""The element types of OpenVINO's opset ('T: any supported type'): boolean, integers, f16, bf16, f32, f64; no complex, no string."""
+OPENVINO_IDX = ("int32", "int64")
+"""'T_IND: int32 or int64' in each op's Types section."""
+OPENVINO_GATHER_NOTE = (
+    "Gather-8: 'Allowed values for indices are in the range [-data.shape[axis], data.shape[axis] - 1]. If index value exceed "
+    "allowed range output data for corresponding index will be filled with zeros (Example 7)'; negatives wrap once, the rest "
+    "reads 0; axis is its third input (required); batch_dims: 'If batch_dims is less than zero, normalized value is used "
+    "batch_dims = indices.rank + batch_dims' and batch_dims <= axis; the semantics are 'identical to TensorFlow* Gather'"
+)
+OPENVINO_ELEMENTS_NOTE = (
+    "GatherElements-6: 'The indices tensor has the same shape as the data tensor except for the axis dimension'; indices: "
+    "'All index values are expected to be within bounds [0, s-1], where s is size along axis dimension of the data tensor' "
+    "(negatives are not mentioned: unspecified; out of range is held to an error, as where any doc says only what is expected); "
+    "axis: 'Negative value means counting dimensions from the back', required"
+)
+OPENVINO_ND_NOTE = (
+    "GatherND-8: indices: 'It requires all indices from this tensor to be in the range [0, s-1] where s is the corresponding "
+    "dimension to which this index is applied' (negatives are not mentioned: unspecified; out of range is held to an error); "
+    "'indices.shape[-1] <= data.rank'; batch_dims in [0; min(data.rank, indices.rank)), the batch dimensions kept in the "
+    "output (unlike GatherND-5, which flattened them)"
 )
 
 
@@ -754,6 +783,48 @@ CATALOG: tuple[OpSpec, ...] = (
         ARRAY_API_ALONG_NOTE,
         unspecified=OOB,
     ),
+    # -- OpenVINO's opset
+    OpSpec(
+        "openvino.Gather",
+        EqClass.BLOCK,
+        OPENVINO_DOC.format("latest", "Gather_8"),
+        (
+            Attr("axis", REQUIRED, "int in [-r, r-1], >= batch_dims (required: Gather-8's third input)"),
+            Attr("batch_dims", 0, "int in [-min(r, q), min(r, q)], <= axis"),
+        ),
+        batched_gather("openvino.Gather"),
+        WRAP_THEN_ZERO,
+        OPENVINO_DTYPES,
+        OPENVINO_IDX,
+        OPENVINO_GATHER_NOTE,
+        opset=8,
+    ),
+    OpSpec(
+        "openvino.GatherElements",
+        EqClass.ELEMENT,
+        OPENVINO_DOC.format("2022.3", "GatherElements_6"),
+        (Attr("axis", REQUIRED, "int in [-r, r-1] (required)"),),
+        elements("openvino.GatherElements", "axis", OtherDims.EQUAL),
+        NONNEGATIVE,
+        OPENVINO_DTYPES,
+        OPENVINO_IDX,
+        OPENVINO_ELEMENTS_NOTE,
+        opset=6,
+        unspecified=frozenset({"negative"}),
+    ),
+    OpSpec(
+        "openvino.GatherND",
+        EqClass.ND,
+        OPENVINO_DOC.format("2022.2", "GatherND_8"),
+        (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),),
+        gather_nd("openvino.GatherND"),
+        NONNEGATIVE,
+        OPENVINO_DTYPES,
+        OPENVINO_IDX,
+        OPENVINO_ND_NOTE,
+        opset=8,
+        unspecified=frozenset({"negative"}),
+    ),
 )
 
 TYPE_CONSTRAINED = frozenset({"onnx", "webnn"})
@@ -774,7 +845,7 @@ def ops() -> list[str]:
     """Every op name in the catalog (ONNX ops once; see :func:`specs`).
 
     >>> "torch.take_along_dim" in ops(), len(ops())
-    (True, 32)
+    (True, 35)
     """
     return list(_BY_NAME)
 

@@ -128,9 +128,11 @@ ZERO_FILL = IndexPolicy("zero-fill", Negative.REJECT, OutOfRange.FILL, 0)
 """Out of range (negatives included) reads as zero (tf.gather on GPU)."""
 WRAP_THEN_FILL = IndexPolicy("wrap-then-fill", Negative.WRAP, OutOfRange.FILL, None)
 """``jnp.take(mode="fill")``: wrap negatives once, fill the rest (``None`` = dtype default)."""
+WRAP_THEN_ZERO = IndexPolicy("wrap-then-zero", Negative.WRAP, OutOfRange.FILL, 0)
+"""OpenVINO's Gather-8: wrap negatives once, read the rest as zero."""
 
 POLICIES: dict[str, IndexPolicy] = {
-    p.name: p for p in (ONNX, NONNEGATIVE, CLIP, WRAP_THEN_CLAMP, MODULO, ZERO_FILL, WRAP_THEN_FILL)
+    p.name: p for p in (ONNX, NONNEGATIVE, CLIP, WRAP_THEN_CLAMP, MODULO, ZERO_FILL, WRAP_THEN_FILL, WRAP_THEN_ZERO)
 }
 
 

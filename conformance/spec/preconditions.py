@@ -117,25 +117,40 @@ def gather_block(
     return plan
 
 
-def tf_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-    op = "tensorflow.gather"
-    given = as_int(attrs["batch_dims"], "batch_dims", op=op, none=True)
-    b = 0 if given is None else given  # TF's generated wrapper (gen_array_ops.gather_v2) reads None as its default 0
-    if b < 0:
-        b += len(idx)
-    _require(
-        0 <= b <= len(idx),
-        op,
-        f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)",
-    )
-    axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
-    _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
-    _require(
-        data[:b] == idx[:b],
-        op,
-        f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal",
-    )
-    return block_plan(data, idx, axis, b)
+def batched_gather(op: str, *, none_is_0: bool = False) -> PlanFn:
+    """A block gather with ``batch_dims`` (tf.gather, OpenVINO's Gather-8): ``batch_dims`` in ``[-q, q]``
+    (a negative one counts from the indices' rank; with ``none_is_0``, None is 0), at most the axis
+    (``axis=None`` is ``batch_dims``), the first ``batch_dims`` dimensions of data and indices equal.
+
+    >>> batched_gather("openvino.Gather")((2, 5), (3, 1), {"axis": 1, "batch_dims": 1})
+    Traceback (most recent call last):
+    ValueError: openvino.Gather: the first batch_dims = 1 dimensions of params (2,) and indices (3,) must be equal
+    """
+
+    def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+        given = as_int(attrs["batch_dims"], "batch_dims", op=op, none=none_is_0)
+        b = 0 if given is None else given
+        if b < 0:
+            b += len(idx)
+        _require(
+            0 <= b <= len(idx),
+            op,
+            f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)",
+        )
+        axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
+        _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
+        _require(
+            data[:b] == idx[:b],
+            op,
+            f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal",
+        )
+        return block_plan(data, idx, axis, b)
+
+    return plan
+
+
+tf_gather = batched_gather("tensorflow.gather", none_is_0=True)
+"""tf.gather: TF's generated wrapper (gen_array_ops.gather_v2) reads batch_dims=None as its default 0."""
 
 
 def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:

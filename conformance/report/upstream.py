@@ -1,0 +1,149 @@
+"""Findings ready to file upstream: one Markdown issue text per finding (issue 22).
+
+Each text is written to ``upstream/<finding>.md`` in the report folder and sits
+behind a copy button on the finding's card. It says, in the framework's own
+terms: a title (the call, what it did, for which input), the versions and the
+platform, a standalone script that imports only the framework, NumPy and the
+standard library (the finding's own reproducer: it prints ``REPRODUCED`` and
+exits 1 while the behaviour lasts; ``ml_dtypes`` only where the data are
+bfloat16, as NumPy holds them), the doc sentence the behaviour departs from
+(:mod:`conformance.spec.basis`), the expected and observed outcomes, and one
+line on what the other frameworks do on the same atlas condition (or, without
+an atlas, the finding's other oracles).
+
+>>> import numpy as np
+>>> from conformance.core.case import Case
+>>> from conformance.core.outcome import ErrorClass, Outcome
+>>> from conformance.judge.signature import Signature
+>>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+>>> f = Finding(sig, Case("torch.gather", np.arange(3.0), np.array([3]), {"dim": 0}), Outcome.raised(IndexError("out of range"), ErrorClass.INDEX_OUT_OF_RANGE),
+...             {"torch": Outcome.returned(np.array([0.0]))}, scripts={"torch": "import torch\\n"})
+>>> print(issue_text(f, {"versions": {"torch": "2.13.0"}, "platform": "Linux", "python": "3.11.7"}).splitlines()[0])
+# `torch.gather(data, indices, dim=0)` returns a value instead of an error (it wraps) for bad index
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from conformance.core.outcome import Kind, Outcome
+from conformance.report.atlas_match import FindingIndex, cell_findings
+from conformance.report.views import file_safe
+from conformance.results.atlas import Atlas
+from conformance.results.finding import Finding
+from conformance.spec.basis import Basis, departed
+from conformance.spec.catalog import spec
+
+UPSTREAM_DIR = "upstream"
+
+
+def upstream_path(anchor: str) -> str:
+    """Where a finding's issue text goes in the report folder: ``upstream/f-1.md``."""
+    return f"{UPSTREAM_DIR}/{file_safe(anchor)}.md"
+
+
+def _call(finding: Finding) -> str:
+    """The call as the reproducer writes it (its ``data`` and ``indices``), attributes included."""
+    op = finding.case.op
+    args = "".join(f", {k}={v!r}" for k, v in finding.case.attrs.items())
+    return f"{op}(data, indices{args})"
+
+
+def _outcome_words(o: Outcome | None) -> str:
+    if o is None:
+        return "nothing (not run)"
+    if o.kind is Kind.VALUE and o.value is not None:
+        return f"`{np.asarray(o.value).tolist()!r}` ({o.describe()})"
+    message = f": `{o.message}`" if o.message else ""
+    return f"{o.describe()}{message}"
+
+
+def _title(finding: Finding) -> str:
+    sig = finding.signature
+    what = {"value instead of error": "returns a value instead of an error"}.get(str(sig.outcome), str(sig.outcome))
+    policy = f" (it {sig.policy.value})" if sig.policy else ""
+    condition = ", ".join(sig.tags) or "any input"
+    return f"`{_call(finding)}` {what}{policy} for {condition}"
+
+
+def _basis_lines(finding: Finding) -> list[str]:
+    try:
+        spec(finding.case.op)
+    except ValueError:
+        return ["The op is not in the catalog: no doc sentence."]
+    condition = finding.signature.condition
+    ground = departed(finding.case.op, condition.kind, condition.detail)
+    if isinstance(ground, Basis):
+        return [f"> {ground.quote}", "", f"— {ground.url}"]
+    return [f"The docs are silent here ({spec(finding.case.op).doc}): {ground.reason}."]
+
+
+def others_line(finding: Finding, atlas: Atlas | None = None) -> str:
+    """What the other frameworks do on the atlas condition this finding shows in (the atlas cells
+    that link to it), else what the finding's other oracles did on its own input."""
+    if atlas is not None:
+        index = FindingIndex([finding])
+        mine = [c for c in atlas.cells if cell_findings(c, index)]
+        if mine:
+            cond, eq = mine[0].condition, mine[0].eq_class
+            others = sorted(
+                f"{c.op} on {c.oracle}: {c.behaviour.value}"
+                for c in atlas.cells
+                if (c.condition, c.eq_class) == (cond, eq) and c.oracle != finding.signature.oracle
+            )
+            if others:
+                return f"Other frameworks on the same condition (`{cond}`, {eq}): " + "; ".join(others) + "."
+    rest = sorted(f"{name}: {o.describe()}" for name, o in finding.outcomes.items() if name != finding.signature.oracle)
+    return "Other oracles on the same input: " + ("; ".join(rest) if rest else "none ran it") + "."
+
+
+def _framework(facts: Mapping[str, Any], oracle: str) -> str:
+    """The framework an oracle runs, from the run's facts (oracle facts by name, or a list of them)."""
+    oracles = facts.get("oracles", {})
+    if isinstance(oracles, Mapping):
+        row = oracles.get(oracle, {})
+    else:
+        row = next((r for r in oracles if isinstance(r, Mapping) and r.get("name") == oracle), {})
+    return str(row.get("framework", oracle.split("-")[0]))
+
+
+def issue_text(finding: Finding, facts: Mapping[str, Any], atlas: Atlas | None = None) -> str:
+    """The Markdown issue text of one finding (see the module docstring)."""
+    sig = finding.signature
+    versions = facts.get("versions", {})
+    framework = _framework(facts, sig.oracle)
+    script = finding.scripts.get(sig.oracle, "# no standalone script for this finding")
+    observed = finding.outcomes.get(sig.oracle)
+    lines = [
+        f"# {_title(finding)}",
+        "",
+        "## Environment",
+        "",
+        f"- {framework} {versions.get(framework, sig.version)} ({sig.device}, {sig.mode})",
+        f"- NumPy {versions.get('numpy', np.__version__)}",
+        f"- Python {facts.get('python', '?')} on {facts.get('platform', '?')}",
+        "",
+        "## Reproduce",
+        "",
+        "Save as `repro.py` and run `python repro.py`: it prints REPRODUCED and exits 1 while the behaviour lasts.",
+        "",
+        "```python",
+        script.rstrip("\n"),
+        "```",
+        "",
+        "## What the docs say",
+        "",
+        *_basis_lines(finding),
+        "",
+        "## Expected and observed",
+        "",
+        f"- expected (the docs): {_outcome_words(finding.reference)}",
+        f"- observed ({sig.oracle} {sig.version}): {_outcome_words(observed)}",
+        "",
+        others_line(finding, atlas),
+        "",
+    ]
+    return "\n".join(lines)

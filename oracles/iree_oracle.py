@@ -1,0 +1,106 @@
+"""IREE, an ONNX compiler: the single-node ONNX models the ONNX oracles run
+(:func:`oracles.onnx_oracle.model_bytes`: ``Gather`` 1/11/13,
+``GatherElements`` 11/13, ``GatherND`` 11/12/13; inputs of symbolic
+dimensions but GatherND's index tuple length; the output's shape inferred by ``onnx.shape_inference``, as the
+importer needs its rank) imported by ``iree.compiler``'s ONNX importer (the one
+``iree-import-onnx`` uses), compiled by ``iree-compile`` for the ``llvm-cpu``
+backend and run by ``iree.runtime`` on the ``local-sync`` driver ("iree").
+One compilation per model (op, attributes, element types, ranks).
+
+IREE 3.13 lowers ``GatherElements`` and ``GatherND`` only at opset 13: the
+older versions fail to compile ("failed to legalize operation 'torch.operator'",
+classified internal), which the baseline records.
+
+IREE's tensors have no string or object element type (unsupported here); a
+type the ONNX schema allows but IREE cannot compile is its error.
+
+>>> import numpy as np
+>>> (iree,) = oracles_here()
+>>> iree.run_in_process("onnx.Gather-13", np.arange(6).reshape(2, 3), np.array([-1]), {"axis": 1}).value.tolist()
+[[2], [5]]
+>>> iree.run_in_process("onnx.Gather-13", np.array(["a"]), np.array([0]), {}).describe()
+'not supported: iree: data dtype <U1: IREE tensors have no string or object element type'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
+from oracles._common import Patterns, when_installed
+from oracles.base import Oracle
+from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
+
+IREE_PATTERNS: Patterns = (
+    (ErrorClass.INTERNAL, ("failed to legalize operation 'torch.operator'",)),  # an ONNX op (version) it cannot lower
+    (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported element type", "element type", "unsupported type")),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
+    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+)
+
+IREE_PRELUDE = '''
+import functools
+
+import numpy as np
+import onnx
+import iree.compiler as compiler
+import iree.runtime as runtime
+from iree.compiler.extras import onnx_importer
+from iree.compiler.ir import Context
+
+
+@functools.lru_cache(maxsize=256)
+def compiled(model):
+    """The ONNX model imported as MLIR (iree-import-onnx's importer), compiled for llvm-cpu, loaded for local-sync."""
+    proto = onnx.shape_inference.infer_shapes(onnx.load_from_string(model))  # the output's rank: the importer needs it
+    info = onnx_importer.ModelInfo(proto)
+    module = info.create_module(context=Context()).operation
+    onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()
+    flags = ["--iree-llvmcpu-target-cpu=host", "--iree-input-demote-f64-to-f32=false"]  # keep float64 float64
+    vmfb = compiler.compile_str(str(module), target_backends=["llvm-cpu"], input_type="onnx", extra_args=flags)
+    context = runtime.SystemContext(config=runtime.Config("local-sync"))
+    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, vmfb))
+    return context.modules.module[proto.graph.name]
+
+
+def to_native(a):
+    return np.array(a, copy=True, order="C")  # contiguous, 0-d kept
+
+
+def run_model(model, data, indices):
+    return compiled(model)(data, indices)
+
+
+def to_numpy(x, like):
+    """The answer as NumPy, in like's dtype where IREE answers the same bits as another (signless integers come
+    back signed: uint8 as int8)."""
+    value = np.asarray(x.to_host())
+    same_size = value.dtype != like.dtype and value.dtype.itemsize == like.dtype.itemsize
+    return value.view(like.dtype) if same_size else value
+'''
+
+
+class IreeOracle(OnnxOracle):
+    """IREE compiling the ONNX oracles' models for the CPU."""
+
+    patterns = IREE_PATTERNS + OnnxOracle.patterns
+    fixed_tuple_length = True
+
+    def __init__(self) -> None:
+        from importlib.metadata import version
+
+        mode = "ONNX import, iree-compile llvm-cpu, local-sync"
+        info = OracleInfo("iree", "iree", version("iree-base-compiler"), "cpu", mode, ONNX_OPS, compiles=True)
+        super().__init__(info, IREE_PRELUDE)
+
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        if a.dtype.kind in "USO":
+            return "IREE tensors have no string or object element type"
+        return super().dtype_problem(op, arg, a)
+
+
+def oracles_here() -> list[Oracle]:
+    """ "iree" (llvm-cpu)."""
+    return when_installed(("iree.compiler", "iree.runtime", "onnx"), lambda: [IreeOracle()])

@@ -1,0 +1,221 @@
+"""OpenVINO on the CPU, in two modes:
+
+* "openvino": its own opset, ``Gather-8``, ``GatherElements-6`` and
+  ``GatherND-8`` ("openvino.Gather-8", ...), each built as a one-node
+  ``ov.Model`` (``openvino.opset8``; inputs of dynamic shape, their rank and
+  element type fixed, the attributes constants) and compiled for the CPU once
+  per op, attributes, element types and ranks;
+* "openvino-onnx": its ONNX front end (``FrontEndManager().load_by_framework("onnx")``,
+  which ``ov.convert_model`` runs for an ONNX model) on the very
+  single-node ONNX models the ONNX oracles run (:func:`oracles.onnx_oracle.model_bytes`,
+  their IR version the lowest that carries the opset; symbolic dimensions but
+  GatherND's index tuple length, which the CPU plugin needs), compiled for the CPU.
+
+Inputs go in as NumPy arrays of the same dtype; bfloat16 as an ``ov.Tensor``
+of its bits (OpenVINO's Python API answers bfloat16 as float16 *bits*, which
+:func:`to_numpy` reads back as bfloat16). OpenVINO tensors have no complex,
+string or object element type, so those are unsupported. What the CPU plugin
+does to 64-bit inputs (it computes in 32 bits) is its outcome, judged as any.
+
+:func:`unavailable_here` says why there is no "openvino-gpu" (no Intel GPU).
+
+>>> import numpy as np
+>>> opset, front_end = oracles_here()
+>>> opset.run_in_process("openvino.Gather-8", np.arange(5.0), np.array([-1, 7]), {"axis": 0}).value.tolist()
+[4.0, 0.0]
+>>> front_end.run_in_process("onnx.Gather-13", np.arange(6).reshape(2, 3), np.array([-1]), {"axis": 1}).value.tolist()
+[[2], [5]]
+>>> opset.run_in_process("openvino.GatherND-8", np.array([1 + 2j]), np.array([[0]]), {}).describe()
+'not supported: openvino: data dtype complex128: OpenVINO tensors have no complex element type'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
+from conformance.execution.scripts import EAGER
+from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
+from oracles.base import Oracle
+from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
+
+OPENVINO_OPS = ("openvino.Gather-8", "openvino.GatherElements-6", "openvino.GatherND-8")
+
+OPENVINO_UNITS = (
+    OpUnit("openvino.Gather-8", "gather_8(data, indices, **attrs)"),
+    OpUnit("openvino.GatherElements-6", "gather_elements_6(data, indices, **attrs)"),
+    OpUnit("openvino.GatherND-8", "gather_nd_8(data, indices, **attrs)"),
+)
+
+OPENVINO_PATTERNS: Patterns = (
+    # the CPU plugin's checks: "Check 'index < axisDimSize && index >= -axisDimSize' failed" (GatherElements)
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("index < axisdimsize", "out of bound", "out of range")),
+    (
+        ErrorClass.DTYPE_UNSUPPORTED,
+        ("must be of int32 or int64", "unsupported data type", "element type", "not supported"),
+    ),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
+    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+)
+
+OPENVINO_PRELUDE = '''
+import numpy as np
+import openvino as ov
+
+CORE = ov.Core()
+
+
+def to_native(a):
+    """What OpenVINO takes: a contiguous NumPy array; bfloat16 (no NumPy type in OpenVINO) as an ov.Tensor of its bits."""
+    a = np.array(a, copy=True, order="C")  # contiguous, 0-d kept
+    if a.dtype.name != "bfloat16":
+        return a
+    tensor = ov.Tensor(ov.Type.bf16, ov.Shape(list(a.shape)))
+    tensor.data.view(np.uint16)[...] = a.view(np.uint16)  # its .data is a float16 view of the bits
+    return tensor
+
+
+def element_type(x):
+    return x.element_type if isinstance(x, ov.Tensor) else ov.Type(x.dtype)
+
+
+def to_numpy(x, like):
+    """The answer as NumPy; a bfloat16 answer comes as its bits in a float16 array, read back as bfloat16."""
+    value = np.asarray(x)
+    return value.view(like.dtype) if like.dtype.name == "bfloat16" else value
+'''
+
+OPSET_PRELUDE = (
+    OPENVINO_PRELUDE
+    + '''
+import openvino.opset8 as ops
+
+COMPILED = {}
+
+
+def run_op(key, make, data, indices, fixed_last=False):
+    """The node make(data, indices) as a one-node ov.Model whose inputs have dynamic shapes (their element types and
+    ranks fixed; with fixed_last, the indices' last dimension too), compiled for the CPU once per key and input
+    types, and run."""
+    index_dims = [-1] * len(indices.shape)
+    if fixed_last:
+        index_dims[-1] = indices.shape[-1]  # GatherND's output rank depends on it: the CPU plugin wants it known
+    types = (element_type(data), len(data.shape), element_type(indices), tuple(index_dims))
+    signature = (key, *map(str, types))
+    if signature not in COMPILED:
+        d = ops.parameter(ov.PartialShape([-1] * types[1]), types[0], name="data")
+        i = ops.parameter(ov.PartialShape(index_dims), types[2], name="indices")
+        COMPILED[signature] = CORE.compile_model(ov.Model([make(d, i)], [d, i]), "CPU")
+    return COMPILED[signature]([data, indices])[0]
+
+
+def gather_8(data, indices, axis, batch_dims=0):
+    """Gather-8: axis is its third input (a constant here), batch_dims its attribute."""
+    make = lambda d, i: ops.gather(d, i, ops.constant(np.int64(axis)), batch_dims)
+    return run_op(("Gather-8", axis, batch_dims), make, data, indices)
+
+
+def gather_elements_6(data, indices, axis):
+    return run_op(("GatherElements-6", axis), lambda d, i: ops.gather_elements(d, i, axis), data, indices)
+
+
+def gather_nd_8(data, indices, batch_dims=0):
+    return run_op(("GatherND-8", batch_dims), lambda d, i: ops.gather_nd(d, i, batch_dims), data, indices, True)
+'''
+)
+
+FRONT_END_PRELUDE = (
+    OPENVINO_PRELUDE
+    + '''
+import functools
+import io
+
+from openvino.frontend import FrontEndManager
+
+ONNX_FRONT_END = FrontEndManager().load_by_framework("onnx")
+
+
+@functools.lru_cache(maxsize=256)
+def compiled(model):
+    """The ONNX model through OpenVINO's ONNX front end (what ov.convert_model runs on an ONNX model, without its
+    0.35 s of argument handling per call), compiled for the CPU."""
+    return CORE.compile_model(ONNX_FRONT_END.convert(ONNX_FRONT_END.load(io.BytesIO(model))), "CPU")
+
+
+def run_model(model, data, indices):
+    return compiled(model)([data, indices])[0]
+'''
+)
+
+
+def openvino_dtype_problem(a: np.ndarray) -> str | None:
+    """Why an OpenVINO tensor cannot hold ``a``, or None.
+
+    >>> openvino_dtype_problem(np.array(["a"])), openvino_dtype_problem(np.array([1.0])) is None
+    ('OpenVINO tensors have no string or object element type here', True)
+    """
+    if a.dtype.kind in "USO":
+        return "OpenVINO tensors have no string or object element type here"
+    return "OpenVINO tensors have no complex element type" if a.dtype.kind == "c" else None
+
+
+def _info(name: str, mode: str, ops: tuple[str, ...]) -> OracleInfo:
+    from importlib.metadata import version
+
+    return OracleInfo(name, "openvino", version("openvino"), "cpu", mode, ops, compiles=True)
+
+
+class OpenVinoOracle(FrameworkOracle):
+    """OpenVINO's own opset on the CPU plugin."""
+
+    patterns = OPENVINO_PATTERNS
+
+    def __init__(self) -> None:
+        info = _info("openvino", "opset (one-node ov.Model, CPU plugin)", OPENVINO_OPS)
+        super().__init__(info, OPSET_PRELUDE, EAGER, OPENVINO_UNITS)
+
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        return openvino_dtype_problem(a)
+
+
+class OpenVinoOnnxOracle(OnnxOracle):
+    """OpenVINO's ONNX front end on the CPU plugin: the ONNX oracles' models, converted and compiled."""
+
+    patterns = OPENVINO_PATTERNS + OnnxOracle.patterns
+    fixed_tuple_length = True
+
+    def __init__(self) -> None:
+        info = _info("openvino-onnx", "ONNX front end (openvino.frontend onnx, CPU plugin)", ONNX_OPS)
+        super().__init__(info, FRONT_END_PRELUDE)
+
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        return openvino_dtype_problem(a) or super().dtype_problem(op, arg, a)
+
+
+def oracles_here() -> list[Oracle]:
+    """ "openvino" (its opset) and "openvino-onnx" (its ONNX front end), both on the CPU."""
+    return when_installed(("openvino",), lambda: [OpenVinoOracle()]) + when_installed(
+        ("openvino", "onnx"), lambda: [OpenVinoOnnxOracle()]
+    )
+
+
+def unavailable_here() -> dict[str, str]:
+    """The oracles this module offers elsewhere but not here, each with the reason.
+
+    >>> unavailable_here()                               # doctest: +SKIP
+    {'openvino-gpu': 'OpenVINO 2026.4.1 sees no GPU device here (devices: CPU)'}
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("openvino") is None:
+        return {"openvino-gpu": "openvino is not installed"}
+    import openvino as ov
+
+    devices = ov.Core().available_devices
+    if any(d.startswith("GPU") for d in devices):
+        return {"openvino-gpu": "an Intel GPU is available, but no oracle runs OpenVINO on it yet"}
+    return {
+        "openvino-gpu": f"OpenVINO {ov.__version__.split('-')[0]} sees no GPU device here (devices: {', '.join(devices)})"
+    }

@@ -1,0 +1,92 @@
+"""Apache TVM, an ONNX compiler: the single-node ONNX models the ONNX oracles
+run (:func:`oracles.onnx_oracle.model_bytes`) imported by its Relax ONNX
+front end (``tvm.relax.frontend.onnx.from_onnx``; symbolic dimensions but
+GatherND's index tuple length), legalized to TensorIR,
+compiled for the ``llvm`` (CPU) target and run by the Relax virtual machine
+("tvm"). One compilation per model (op, attributes, element types, ranks).
+
+TVM's tensors have no complex, string or object element type (unsupported here); a
+type the ONNX schema allows but TVM cannot compile is its error.
+
+>>> import numpy as np
+>>> (tvm,) = oracles_here()
+>>> tvm.run_in_process("onnx.Gather-13", np.arange(6).reshape(2, 3), np.array([-1]), {"axis": 1}).value.tolist()
+[[2], [5]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.core.oracle import OracleInfo
+from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
+from oracles._common import Patterns, when_installed
+from oracles.base import Oracle
+from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
+
+TVM_PATTERNS: Patterns = (
+    (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported data type", "unsupported dtype", "not supported", "cannot convert")),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
+    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+)
+
+TVM_PRELUDE = '''
+import functools
+import warnings
+
+import numpy as np
+import onnx
+import tvm
+from tvm import relax
+from tvm.relax.frontend.onnx import from_onnx
+
+
+@functools.lru_cache(maxsize=256)
+def compiled(model):
+    """The ONNX model through the Relax ONNX front end, legalized, compiled for llvm, on a Relax VM."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Field 'shape' of 'type' is required but missing": the output's shape
+        module = from_onnx(onnx.load_from_string(model), keep_params_in_input=False)
+    module = relax.transform.LegalizeOps()(relax.transform.DecomposeOpsForInference()(module))
+    return relax.VirtualMachine(tvm.compile(module, target="llvm"), tvm.cpu())["main"]
+
+
+def to_native(a):
+    return tvm.runtime.tensor(np.array(a, copy=True, order="C"))  # contiguous, 0-d kept
+
+
+def run_model(model, data, indices):
+    return compiled(model)(data, indices)
+
+
+def to_numpy(x, like):
+    value = x.numpy()
+    return value.view(like.dtype) if like.dtype.name == "bfloat16" and value.dtype != like.dtype else value
+'''
+
+
+class TvmOracle(OnnxOracle):
+    """TVM compiling the ONNX oracles' models for the CPU."""
+
+    patterns = TVM_PATTERNS + OnnxOracle.patterns
+    fixed_tuple_length = True
+
+    def __init__(self) -> None:
+        from importlib.metadata import version
+
+        mode = "Relax ONNX front end, llvm, Relax VM"
+        info = OracleInfo("tvm", "tvm", version("apache-tvm"), "cpu", mode, ONNX_OPS, compiles=True)
+        super().__init__(info, TVM_PRELUDE)
+
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        if a.dtype.kind in "USO":
+            return "TVM tensors have no string or object element type"
+        if a.dtype.kind == "c":
+            return "TVM has no complex dtype (tvm.runtime.tensor: 'unknown dtype `complex64`')"
+        return super().dtype_problem(op, arg, a)
+
+
+def oracles_here() -> list[Oracle]:
+    """ "tvm" (llvm, CPU)."""
+    return when_installed(("tvm", "onnx"), lambda: [TvmOracle()])

@@ -1,0 +1,176 @@
+"""The oracles of issue 23, part A: OpenVINO (``openvino``: its opset;
+``openvino-onnx``: its ONNX front end) and the ONNX compilers IREE (``iree``)
+and TVM (``tvm``).
+
+In-range conformance of every (oracle, op) pair runs with the others in
+``tests/test_oracles_conform.py``; here: each oracle is listed with its
+version, device and mode (and OpenVINO says why it has no GPU twin); each
+mode is what its reproducer says it is; the errors each raises are
+classified; and what each does with a negative index, an index equal to the
+size and an index beyond int32 (the facts the baseline notes rest on). Cases
+that kill the framework (a segfault) run in an isolated worker, as the
+campaign runs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conformance.core.case import Case
+from conformance.core.outcome import ErrorClass, Kind
+from conformance.execution import registry
+from conformance.judge.verdict import reference_outcome
+from oracles import iree_oracle, openvino_oracle, tvm_oracle
+from oracles.base import Oracle
+
+MODULES = (openvino_oracle, iree_oracle, tvm_oracle)
+ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
+TABLE = {"openvino": "oracles.openvino_oracle", "iree": "oracles.iree_oracle", "tvm": "oracles.tvm_oracle"}
+"""Their entry points (pyproject.toml), registered here too so that these tests run from a checkout whose
+installed metadata predates them."""
+NEW_ORACLES = {
+    "openvino": "opset (one-node ov.Model, CPU plugin)",
+    "openvino-onnx": "ONNX front end (openvino.frontend onnx, CPU plugin)",
+    "iree": "ONNX import, iree-compile llvm-cpu, local-sync",
+    "tvm": "Relax ONNX front end, llvm, Relax VM",
+}
+X = np.arange(5.0)
+BEYOND_INT32 = 2**31 + 1
+
+
+def _needs(*names: str) -> Any:
+    return pytest.mark.skipif(not set(names) <= set(ORACLES), reason=f"needs {', '.join(names)}")
+
+
+def _index(op: str, value: int) -> np.ndarray:
+    return np.array([[value]] if "GatherND" in op else [value], np.int64)
+
+
+@pytest.mark.parametrize("name", sorted(NEW_ORACLES))
+def test_each_oracle_is_listed_with_version_device_and_mode(name: str) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name}'s framework is not installed")
+    with registry.registered(TABLE):
+        info = {i.name: i for i in registry.infos()}[name]
+    assert info.version and info.device == "cpu" and info.mode == NEW_ORACLES[name] and info.ops and info.compiles
+
+
+def test_a_missing_openvino_gpu_oracle_says_why() -> None:
+    assert openvino_oracle.unavailable_here().get("openvino-gpu")
+
+
+@pytest.mark.parametrize(
+    ("name", "op", "needle"),
+    [
+        ("openvino", "openvino.Gather-8", "ops.gather("),
+        ("openvino-onnx", "onnx.Gather-13", 'load_by_framework("onnx")'),
+        ("iree", "onnx.Gather-13", "compiler.compile_str("),
+        ("tvm", "onnx.Gather-13", "from_onnx("),
+    ],
+)
+def test_a_modes_reproducer_runs_the_op_in_that_mode(name: str, op: str, needle: str) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    case = Case(op, np.arange(6.0).reshape(2, 3), np.array([1, 0]), {"axis": 1})
+    assert needle in ORACLES[name].reproducer(case, reference_outcome(case)).text
+
+
+# -- errors, classified --------------------------------------------------------------
+
+PROVOKED = [
+    ("openvino", "openvino.GatherElements-6", X, [5], {"axis": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("openvino", "openvino.Gather-8", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
+    ("openvino", "openvino.GatherElements-6", X, np.array([0], np.int8), {"axis": 0}, ErrorClass.DTYPE_UNSUPPORTED),
+    ("openvino-onnx", "onnx.GatherElements-13", X, [5], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("iree", "onnx.GatherND-11", X, [[0]], {}, ErrorClass.INTERNAL),  # IREE lowers GatherND only at opset 13
+    ("tvm", "onnx.Gather-13", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "op", "data", "indices", "attrs", "expected"),
+    PROVOKED,
+    ids=[f"{p[0]}:{p[1]}:{np.asarray(p[3]).tolist()}:{p[4]}" for p in PROVOKED],
+)
+def test_real_errors_are_classified(name, op, data, indices, attrs, expected) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    out = ORACLES[name].run_in_process(op, data, np.asarray(indices), attrs)
+    assert out.kind is Kind.ERROR, out.describe()
+    assert out.error_class is expected, out.message
+
+
+# -- what each does with a negative index, the size, and an index beyond int32 ----------
+
+FACTS: dict[tuple[str, str], tuple[Any, Any, Any]] = {
+    # (oracle, op): outcome on arange(5.) for indices -1, 5 (the size), 2**31 + 1: a value, an ErrorClass,
+    # "unchecked" (a value read from beyond the data, whatever lies there: 0.0 or garbage such as 4.6e-41) or "crash"
+    ("openvino", "openvino.Gather-8"): (4.0, 0.0, 0.0),  # as Gather-8 documents: out of range reads zero
+    ("openvino", "openvino.GatherElements-6"): (4.0, ErrorClass.INDEX_OUT_OF_RANGE, ErrorClass.INDEX_OUT_OF_RANGE),
+    ("openvino", "openvino.GatherND-8"): (4.0, "unchecked", "crash"),  # GatherND-8 says [0, s-1]
+    ("openvino-onnx", "onnx.Gather-13"): (4.0, 0.0, 0.0),  # ONNX says error: Gather-8's zero instead
+    ("openvino-onnx", "onnx.GatherElements-13"): (
+        4.0,
+        ErrorClass.INDEX_OUT_OF_RANGE,
+        ErrorClass.INDEX_OUT_OF_RANGE,
+    ),
+    ("openvino-onnx", "onnx.GatherND-13"): (4.0, "unchecked", "crash"),
+    ("iree", "onnx.Gather-13"): (4.0, "unchecked", "crash"),
+    ("iree", "onnx.GatherElements-13"): (4.0, "unchecked", "crash"),
+    ("iree", "onnx.GatherND-13"): (4.0, "unchecked", "crash"),
+    ("tvm", "onnx.Gather-13"): (4.0, "unchecked", "crash"),
+    ("tvm", "onnx.GatherElements-13"): (4.0, "unchecked", "crash"),
+    ("tvm", "onnx.GatherND-13"): (4.0, "unchecked", "crash"),
+}
+
+
+def _attrs(op: str) -> dict[str, Any]:
+    return {"axis": 0} if op.startswith("openvino.Gather") and "ND" not in op else {}
+
+
+def _check(out: Any, expected: Any) -> None:
+    if expected == "crash":
+        assert out.kind is Kind.CRASH, out.describe()
+    elif expected == "unchecked":
+        assert out.kind is Kind.VALUE and out.value.shape == (1,), out.describe()
+    elif isinstance(expected, ErrorClass):
+        assert out.error_class is expected, out.describe()
+    else:
+        assert out.kind is Kind.VALUE and out.value.tolist() == [expected], out.describe()
+
+
+@pytest.mark.parametrize(("name", "op"), list(FACTS), ids=[f"{n}:{op}" for n, op in FACTS])
+def test_negative_size_and_beyond_int32_indices_do_what_the_baseline_says(name: str, op: str) -> None:
+    if name not in ORACLES:
+        pytest.skip(f"{name} not here")
+    negative, size, beyond = FACTS[name, op]
+    for value, expected in ((-1, negative), (5, size)):
+        if expected != "unchecked":  # reading out of bounds could also kill the process: run those isolated
+            _check(ORACLES[name].run_in_process(op, X, _index(op, value), _attrs(op)), expected)
+    with registry.registered(TABLE), registry.get(name) as isolated:
+        if size == "unchecked":
+            _check(isolated.run(op, X, _index(op, 5), **_attrs(op)), size)
+        _check(isolated.run(op, X, _index(op, BEYOND_INT32), **_attrs(op)), beyond)
+
+
+@_needs("openvino")
+def test_openvino_reads_an_index_beyond_int32_modulo_two_to_the_32() -> None:
+    """The CPU plugin computes int64 indices in int32: 2**32 + 1 reads element 1, where Gather-8 says zero."""
+    out = ORACLES["openvino"].run_in_process("openvino.Gather-8", X, np.array([2**32 + 1]), {"axis": 0})
+    assert out.value.tolist() == [1.0]
+
+
+@_needs("openvino")
+def test_openvino_keeps_only_the_low_32_bits_of_int64_data() -> None:
+    out = ORACLES["openvino"].run_in_process("openvino.Gather-8", np.array([2**40 + 5]), np.array([0]), {"axis": 0})
+    assert out.value.tolist() == [5]
+
+
+@_needs("iree")
+def test_iree_keeps_float64_as_float64() -> None:
+    """IREE demotes float64 to float32 by default; the oracle compiles with that off, so float64 is exact."""
+    out = ORACLES["iree"].run_in_process("onnx.Gather-13", np.array([1 + 2**-40]), np.array([0]), {})
+    assert out.value.tolist() == [1 + 2**-40]
