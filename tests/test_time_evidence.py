@@ -107,3 +107,14 @@ def test_numpy_wrap_with_int64_min_really_hangs_and_stays_a_timeout() -> None:
         timing = oracle.timing()
     assert outcome.kind is Kind.TIMEOUT
     assert (timing["warm_ups"], timing["confirmed"], timing["hangs"]) == (1, 1, 1), timing
+
+
+def test_a_compiling_oracle_first_call_that_no_warm_up_can_precede_gets_the_warm_up_limit() -> None:
+    """Empty data has no in-range index, and an index that is 0 already makes the warm-up the case itself:
+    the first call of such a signature compiles inside the case, so it runs under the warm-up's limit."""
+    with IsolatedOracle("fake-compiles", PATH, timeout=1.0) as oracle:
+        empty = oracle.run("numpy.take", np.zeros((0, 3), np.int64), np.zeros((0,), np.int64), compile_s=2.0)
+        zero = oracle.run("numpy.take", X, np.array([0, 0]), compile_s=2.0)
+        timing = oracle.timing()
+    assert [o.kind for o in (empty, zero)] == [Kind.VALUE] * 2
+    assert (timing["warm_ups"], timing["confirmed"]) == (0, 0), timing

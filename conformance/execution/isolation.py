@@ -343,7 +343,8 @@ class IsolatedOracle:
         """What the worker runs for ``batch``: each case, preceded by a
         warm-up case where ``warm`` (a confirmation) or where the oracle
         compiles and the worker has not run its shape signature (never one that
-        is the case itself: all its indices 0 already); each with its limit,
+        is the case itself: all its indices 0 already; where none can run, the
+        case's own first call gets the warm-up's limit); each with its limit,
         and each case's position in the batch (-1: a warm-up)."""
         compiles = self._info is not None and self._info.compiles
         sent: list[Wire] = []
@@ -351,15 +352,19 @@ class IsolatedOracle:
         owner: list[int] = []
         for position, case in enumerate(batch):
             signature = shape_signature(case)
-            warm_up = warm_up_case(case) if warm or (compiles and signature not in self._warmed) else None
-            if warm_up is not None and signature not in self._warm_failed and case_key(warm_up) != case_key(case):
+            compiling = compiles and signature not in self._warmed
+            warm_up = warm_up_case(case) if warm or compiling else None
+            if warm_up is not None and (signature in self._warm_failed or case_key(warm_up) == case_key(case)):
+                warm_up = None
+            if warm_up is not None:
                 sent.append(warm_up)
                 limits.append(WARM_UP_LIMIT if compiles else limit)
                 owner.append(-1)
                 self._counts["warm_ups"] += 1
             self._warmed.add(signature)
             sent.append(case)
-            limits.append(limit)
+            # no warm-up could compile it (empty data, the case itself): its first call compiles, with time to
+            limits.append(WARM_UP_LIMIT if compiling and warm_up is None else limit)
             owner.append(position)
         return sent, limits, owner
 
