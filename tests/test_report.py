@@ -605,3 +605,13 @@ def test_a_finding_card_says_where_the_docs_are_silent() -> None:
     f.case = Case("torch.gather", np.array([10, 20]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
     html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
     assert '<div class="basis muted">The docs are silent here: negatives are not documented' in html
+
+
+def test_a_finding_whose_attributes_are_numpy_scalars_and_0d_arrays_renders_them_as_python() -> None:
+    """Regression: the attribute domain draws ``np.int64(1)`` and 0-d arrays; the report's card wrote
+    attributes with ``tojson`` and a default campaign's report died with "ndarray is not JSON serializable"."""
+    f = onnx_finding()
+    f = replace(f, case=replace(f.case, attrs={"axis": np.int64(1), "batch_dims": np.array(0), "mode": None}))
+    html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
+    assert "axis=np.int64(1), batch_dims=np.array(0), mode=None)" in html
+    markdown_summary(RunResult({}, 0, {}, {}, 1.0, {}, [f]))  # and the summary writes it too

@@ -238,6 +238,7 @@ class _Work:
         ops = list(settings.ops) if settings.ops else None
         if self.replay is not None:
             self.phase = "replay"
+            self.progress.phase("replay", None)
             self.replayed = list(self.replay())
             if sightings.stream:
                 for r in self.replayed:

@@ -28,6 +28,7 @@ from conformance.campaign.settings import (
     MIN_BUDGET_S,
     PROBE_TIMEOUT_S,
     STARTUP_SHARE,
+    Progress,
     Settings,
     min_budget,
 )
@@ -174,11 +175,14 @@ def clean(out: Path) -> None:
     clear_outputs(out)
 
 
-def _load_oracles(plan: CampaignPlan, deadline: float | None = None) -> tuple[list[Oracle], list[str]]:
+def _load_oracles(
+    plan: CampaignPlan, deadline: float | None = None, progress: Progress | None = None
+) -> tuple[list[Oracle], list[str]]:
     """The planned oracles, their workers started at once (each imports its
     framework), and the names of those not started by ``deadline`` (a
     :func:`time.monotonic` value; a budget's start-up share): the campaign
-    goes on without them (their workers, if they start later, die with this process)."""
+    goes on without them (their workers, if they start later, die with this process).
+    ``progress`` hears of each worker started (the "starting" phase)."""
     got: dict[str, Oracle] = {}
     failed: list[BaseException] = []
     too_late, lock = threading.Event(), threading.Lock()
@@ -192,9 +196,13 @@ def _load_oracles(plan: CampaignPlan, deadline: float | None = None) -> tuple[li
         with lock:
             got[name] = oracle
             late = too_late.is_set()
+            if progress is not None:
+                progress.advance(findings=0)
         if late:  # left out: its worker is not kept waiting
             close_all([oracle])
 
+    if progress is not None:
+        progress.phase("starting", len(plan.oracles))
     threads = [threading.Thread(target=start, args=(n,), name=f"start-{n}", daemon=True) for n in plan.oracles]
     for t in threads:
         t.start()
@@ -225,7 +233,7 @@ def campaign(
         facts["atlas"] = f"not run: {NO_ATLAS_IN_PROCESS}"
     progress = progress_for(sys.stderr, plan.settings.budget_s)
     budget = plan.settings.budget_s
-    oracles, late = _load_oracles(plan, None if budget is None else started + budget * STARTUP_SHARE)
+    oracles, late = _load_oracles(plan, None if budget is None else started + budget * STARTUP_SHARE, progress)
     if late:
         print(
             f"not started within the budget's start-up share: {', '.join(late)} (the run goes on without)",

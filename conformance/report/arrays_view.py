@@ -141,3 +141,15 @@ def array_view(a: np.ndarray, highlight: Iterable[tuple[int, ...]] = (), other: 
             shown += len(row)
         blocks.append((block_label(tuple(prefix), a.ndim), rows))
     return ArrayView(dtype_name(a.dtype), list(a.shape), blocks, truncated=shown < a.size)
+
+
+def attr_text(value: Any) -> str:
+    """An attribute as a user writes it in Python (a NumPy scalar or 0-d
+    array, as the attribute domain draws them, is no JSON value).
+
+    >>> [attr_text(v) for v in (np.int64(1), np.array(2), "clip", None, 1.5, True)]
+    ['np.int64(1)', 'np.array(2)', "'clip'", 'None', '1.5', 'True']
+    """
+    if isinstance(value, np.ndarray):
+        return f"np.{value!r}"
+    return repr(value)

@@ -33,7 +33,8 @@ from typing import Any
 from conformance.cases.probes import condition, condition_order
 from conformance.core.behaviour import Behaviour, css_class
 from conformance.core.case import OpKey
-from conformance.core.encoding import decode_array
+from conformance.core.encoding import decode_array, decode_attrs
+from conformance.report.arrays_view import attr_text
 from conformance.report.atlas_diff import AtlasChange, cell_words, condition_words
 from conformance.report.atlas_match import FindingIndex, cell_findings
 from conformance.results.atlas import Atlas, AtlasCell
@@ -241,7 +242,7 @@ def _outcome_text(example: Mapping[str, Any], which: str) -> str:
 def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles: Mapping[str, str]) -> dict[str, Any]:
     """What the page shows when a cell is clicked: the probe, expected and observed, the findings behind it."""
     ex = cell.example
-    attrs = ", ".join(f"{k}={v!r}" for k, v in (ex.get("attrs") or {}).items())
+    attrs = ", ".join(f"{k}={attr_text(v)}" for k, v in decode_attrs(ex.get("attrs") or {}).items())
     verdict = (
         "departs from its docs"
         if view.departs and not view.silent

@@ -26,6 +26,7 @@ from markupsafe import Markup
 from conformance.core.behaviour import BEHAVIOURS, Behaviour, behaviour_css, css_class, legend
 from conformance.core.outcome import Kind
 from conformance.core.vocabulary import FindingStatus
+from conformance.report.arrays_view import attr_text
 from conformance.report.atlas_diff import AtlasChange, atlas_changes
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
@@ -147,20 +148,6 @@ def interned(value: Any) -> dict[str, Any]:
     return {"s": list(table), "r": records}
 
 
-def attr_text(value: Any) -> str:
-    """An attribute value as the page writes it: JSON where it is JSON (``"clip"``, ``null``),
-    else as Python writes it (a NumPy scalar or 0-d array given as an attribute).
-
-    >>> import numpy as np
-    >>> attr_text("clip"), attr_text(None), attr_text(np.int64(1)), attr_text(np.array(1))
-    ('"clip"', 'null', 'np.int64(1)', 'array(1)')
-    """
-    try:
-        return json.dumps(value)
-    except TypeError:
-        return repr(value)
-
-
 def environment() -> Environment:
     """The Jinja2 environment of the report templates (autoescape on).
 
@@ -179,7 +166,7 @@ def environment() -> Environment:
     env.filters["fact"] = fact_text
     env.filters["duration"] = human_duration
     env.filters["breakable"] = breakable
-    env.filters["attr_text"] = attr_text
+    env.filters["attr"] = attr_text
     return env
 
 
