@@ -26,6 +26,8 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -105,6 +107,12 @@ def _slow_once(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> 
     return _returns(data, indices, attrs)
 
 
+def _waits_on_child(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Waits ``child_s`` seconds for a child process (as an oracle waits for its compiler), then gathers."""
+    subprocess.run([sys.executable, "-c", f"import time; time.sleep({attrs.pop('child_s')})"], check=True)
+    return _returns(data, indices, attrs)
+
+
 ACTIONS = {
     "returns": _returns,
     "raises": _raises,
@@ -116,6 +124,7 @@ ACTIONS = {
     "slow": _slow,
     "works": _works,
     "slow-once": _slow_once,
+    "waits-on-child": _waits_on_child,
     "none": lambda *_: None,
     "list": lambda d, i, a: _returns(d, i, a).tolist(),
     "scalar": lambda d, i, a: _returns(d, i, a).sum(),

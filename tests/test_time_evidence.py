@@ -118,3 +118,13 @@ def test_a_compiling_oracle_first_call_that_no_warm_up_can_precede_gets_the_warm
         timing = oracle.timing()
     assert [o.kind for o in (empty, zero)] == [Kind.VALUE] * 2
     assert (timing["warm_ups"], timing["confirmed"]) == (0, 0), timing
+
+
+def test_a_worker_waiting_for_its_own_child_process_is_not_idle() -> None:
+    """An oracle that compiles in a child process (IREE's ``iree-compile``) uses no CPU of its own meanwhile:
+    that is no deadlock, so the case runs to its answer within the wall-clock backstop."""
+    with IsolatedOracle("fake-any", PATH, timeout=2.0) as oracle:
+        outcome = oracle.run("numpy.take", X, I, do="waits-on-child", child_s=3.0)
+        timing = oracle.timing()
+    assert outcome.kind is Kind.VALUE
+    assert timing["confirmed"] == 0, timing

@@ -7,7 +7,8 @@ the worker runs; a case past its limit of CPU seconds has really worked that
 long. A case that waits without working (a deadlock, a sleep) is caught
 once its limit has passed on the wall clock while it used less than
 :data:`IDLE_SHARE` of a core (a worker starved by a busy machine still gets
-its share), and any case by the backstop, :data:`BACKSTOP` times the limit;
+its share) and waits on no child process of its own (a compiler such as
+``iree-compile``, whose CPU is not the worker's), and any case by the backstop, :data:`BACKSTOP` times the limit;
 the wall clock leaves out the time the worker spent stopped while another
 case ran alone (:meth:`~conformance.execution.cores.Cores.alone`). Where
 there is no ``/proc``, the limit is on the wall clock (less the stopped time).
@@ -47,6 +48,29 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime: fields 14 and 15
 
 
+def has_children(pid: int) -> bool:
+    """Whether process ``pid`` has a live child (a compiler it waits for: its
+    CPU time is not the worker's, so the worker only looks idle). Reads every
+    ``/proc/*/stat``: asked only when a case already looks idle.
+
+    >>> import subprocess, sys
+    >>> child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    >>> has_children(os.getpid()) or not os.path.isdir("/proc"), child.kill(), child.wait() == -9
+    (True, None, True)
+    """
+    for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(b")") + 2 :].split()[1]) == pid:  # ppid, field 4
+            return True
+    return False
+
+
 class CaseClock:
     """The clock of one batch on one worker: ``limits[i]`` is case ``i``'s
     limit in seconds; :meth:`expired` is asked with the index of the running
@@ -72,7 +96,7 @@ class CaseClock:
         if cpu is None or self.cpu0 is None:
             return wall >= limit
         self.cpu_used = cpu - self.cpu0
-        idle = wall >= limit and self.cpu_used < IDLE_SHARE * wall
+        idle = wall >= limit and self.cpu_used < IDLE_SHARE * wall and not has_children(self.pid)
         return self.cpu_used >= limit or idle or wall >= BACKSTOP * limit
 
     def limit(self) -> float:
