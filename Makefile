@@ -8,6 +8,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints-ci.txt | cksu
 $(STAMP): pyproject.toml constraints-ci.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints-ci.txt -e '.[all,test]'
+	$(BIN)/gather-conformance oracles >/dev/null  # asks each framework what it offers once (cached): a budget's clock never pays it
 	rm -f $(VENV)/.installed-* && touch $@
 
 .PHONY: install run test test-slow browser bench campaign-long
