@@ -237,3 +237,11 @@ def when_installed(packages: tuple[str, ...], build: Callable[[], list[Oracle]])
     if any(importlib.util.find_spec(p) is None for p in packages):
         return []
     return list(build())
+
+
+WHOLE_COMPILER = (
+    "compiles every shape signature with a whole compiler (0.5-1.5 s each): run it by name "
+    "(--oracles), in a long campaign or a CI job of its own"
+)
+"""Why IREE and TVM run only when named (:attr:`~conformance.core.oracle.OracleInfo.on_request`): a default
+campaign's atlas has some thousand shape signatures per ONNX oracle."""

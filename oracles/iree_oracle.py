@@ -29,7 +29,7 @@ import numpy as np
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
-from oracles._common import Patterns, when_installed
+from oracles._common import WHOLE_COMPILER, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
 
@@ -92,7 +92,16 @@ class IreeOracle(OnnxOracle):
         from importlib.metadata import version
 
         mode = "ONNX import, iree-compile llvm-cpu, local-sync"
-        info = OracleInfo("iree", "iree", version("iree-base-compiler"), "cpu", mode, ONNX_OPS, compiles=True)
+        info = OracleInfo(
+            "iree",
+            "iree",
+            version("iree-base-compiler"),
+            "cpu",
+            mode,
+            ONNX_OPS,
+            compiles=True,
+            on_request=WHOLE_COMPILER,
+        )
         super().__init__(info, IREE_PRELUDE)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:

@@ -21,7 +21,7 @@ import numpy as np
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
-from oracles._common import Patterns, when_installed
+from oracles._common import WHOLE_COMPILER, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
 
@@ -76,7 +76,9 @@ class TvmOracle(OnnxOracle):
         from importlib.metadata import version
 
         mode = "Relax ONNX front end, llvm, Relax VM"
-        info = OracleInfo("tvm", "tvm", version("apache-tvm"), "cpu", mode, ONNX_OPS, compiles=True)
+        info = OracleInfo(
+            "tvm", "tvm", version("apache-tvm"), "cpu", mode, ONNX_OPS, compiles=True, on_request=WHOLE_COMPILER
+        )
         super().__init__(info, TVM_PRELUDE)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:

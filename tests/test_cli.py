@@ -255,3 +255,31 @@ def test_without_a_terminal_the_log_says_each_phase_and_shows_life_while_nothing
     beats = [line for line in lines if line.startswith("[atlas] 0/120")]
     assert len(beats) >= 2, lines
     assert any(line.startswith("[atlas] ended: 1/120") and "3 findings so far" in line for line in lines), lines
+
+
+def test_an_oracle_declared_on_request_is_left_out_of_a_default_campaign_and_runs_when_named(tmp_path) -> None:
+    from conformance.cli.commands import plan_campaign
+    from conformance.execution import registry
+
+    on_request = [i.name for i in registry.infos() if i.on_request]
+    if not on_request:
+        pytest.skip("no oracle here runs on request only (IREE, TVM not installed)")
+
+    def plan(oracles: list[str] | None) -> tuple[str, ...]:
+        return plan_campaign(
+            seed=0,
+            max_examples=1,
+            budget=None,
+            timeout=5.0,
+            ops=None,
+            oracles=oracles,
+            allow_missing=True,
+            shard="0/1",
+            out=tmp_path,
+            in_process=False,
+            workers=None,
+        ).oracles
+
+    default = plan(None)
+    assert default and not set(on_request) & set(default)
+    assert plan(on_request[:1]) == tuple(on_request[:1])

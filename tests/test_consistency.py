@@ -90,8 +90,9 @@ def _run_script(path: Path, cwd: Path) -> subprocess.CompletedProcess:
 def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) -> None:
     """A small campaign over every oracle here; each finding's own oracle's
     script, saved and run in a fresh interpreter from another directory,
-    prints REPRODUCED and exits 1 (at least one script per framework)."""
-    oracles = [registry.get(n) for n in registry.available()]
+    prints REPRODUCED and exits 1 (at least one script per framework). The
+    oracles a default campaign runs (IREE and TVM, on request only, have tests of their own)."""
+    oracles = [registry.get(i.name) for i in registry.infos() if not i.on_request]
     try:
         result = run_campaign(oracles, Settings(seed=0, max_examples=8, shrink_evals=10))
     finally:

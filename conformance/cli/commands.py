@@ -130,7 +130,8 @@ def plan_campaign(
         lines = "; ".join(f"{module}: {problem}" for module, problem in broken.items())
         raise UsageError(f"a framework failed to import ({lines}); fix it, or pass --allow-missing to go on without it")
     infos = {i.name: i for i in registry.infos()}
-    names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos))
+    by_default = [n for n, i in infos.items() if not i.on_request]
+    names = select_oracles(oracles, sorted(set(registry.ORACLE_MODULES) | set(infos)), list(infos), by_default)
     chosen = {n: infos[n] for n in names}
     check_coverage(chosen_ops, chosen)
     _budget_fits(budget, len(names))

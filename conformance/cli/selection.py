@@ -55,9 +55,15 @@ def select_ops(patterns: Sequence[str] | None) -> tuple[str, ...] | None:
     return tuple(chosen)
 
 
-def select_oracles(names: Sequence[str] | None, known: Sequence[str], here: Sequence[str]) -> list[str]:
+def select_oracles(
+    names: Sequence[str] | None, known: Sequence[str], here: Sequence[str], by_default: Sequence[str] | None = None
+) -> list[str]:
     """The oracles to run: ``names`` (each must be known, and available here),
-    or every available one.
+    or every available one that runs by default (``by_default``, default all
+    of ``here``: an oracle that runs only on request is left out).
+
+    >>> select_oracles(None, ["numpy", "iree"], ["numpy", "iree"], ["numpy"]), select_oracles(["iree"], ["iree"], ["iree"], [])
+    (['numpy'], ['iree'])
 
     >>> select_oracles(["nunpy"], ["numpy", "torch"], ["numpy"])
     Traceback (most recent call last):
@@ -65,7 +71,7 @@ def select_oracles(names: Sequence[str] | None, known: Sequence[str], here: Sequ
     conformance.cli.selection.UsageError: --oracles: unknown oracle 'nunpy' (did you mean 'numpy'?); known: numpy, torch
     """
     if not names:
-        return list(here)
+        return list(here if by_default is None else by_default)
     for name in names:
         if name not in known and not any(name.startswith(k + "-") for k in known):
             raise _unknown("--oracles", "oracle", name, list(known))

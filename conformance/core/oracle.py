@@ -25,7 +25,9 @@ class OracleInfo:
     device, execution mode, the catalog ops it runs; ``bits`` 32 where the
     framework documents that 64-bit inputs become 32-bit (JAX with x64 off);
     ``compiles`` where its first call of each op, attributes and shape
-    signature is a compilation (``torch.compile``, XLA, ``tf.function``).
+    signature is a compilation (``torch.compile``, XLA, ``tf.function``);
+    ``on_request``, where not empty, why it runs only when named
+    (``--oracles``) and never in a default campaign.
 
     >>> OracleInfo.from_json(OracleInfo("n", "f", "1", "cpu", "eager", ("a.b",)).to_json()).ops
     ('a.b',)
@@ -39,6 +41,7 @@ class OracleInfo:
     ops: tuple[str, ...] = field(default_factory=tuple)
     bits: int = 64
     compiles: bool = False
+    on_request: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "ops": list(self.ops)}

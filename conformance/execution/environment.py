@@ -78,6 +78,10 @@ def describe(*, refresh: bool = False) -> str:
     facts = run_facts(refresh=refresh)
     infos = [OracleInfo(**{**o, "ops": tuple(o["ops"])}) for o in facts["oracles"]]
     lines = [format_oracles_table(infos)]
+    asked = [i for i in infos if i.on_request]
+    if asked:
+        lines += ["", "run only when named (--oracles), never in a default campaign:"]
+        lines += [f"  {i.name}: {i.on_request}" for i in asked]
     if facts["unavailable"]:
         lines += ["", "not available here:"]
         lines += [
