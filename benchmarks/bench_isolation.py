@@ -134,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     with registered({"fake-returns": FAKES}):
         names = args.oracles.split(",") if args.oracles else list(dict.fromkeys([*oracles.available(), "fake-returns"]))
         print(
-            f"{'oracle':<15} {'op':<18} {'in-process µs':>13} {'isolated µs':>12} {'overhead':>9} {'batched µs':>11} {'overhead':>9}"
+            f"{'oracle':<15} {'op':<18} {'in-process µs':>13} {'isolated µs':>12} {'overhead':>9} {'batched µs':>11} "
+            f"{'overhead':>9}"
         )
         for name in names:
             result = measure(name, args.repeats)

@@ -107,14 +107,29 @@ def cases(rng: np.random.Generator, memory_size: int = 10000, memory_repeats: in
     coords = np.stack([rng.integers(0, n, size=1_000_000) for n in vol.shape], axis=-1)
     i0, i1, i2 = coords.T  # what a user with an (N, 3) array writes: x[tuple(coords.T)]
     return [
-        Case("element 2000x5000 axis 0", lambda: reference("onnx.GatherElements", x, idx, axis=0),
-             lambda: np.take_along_axis(x, idx, axis=0), "np.take_along_axis", 0.45),
-        Case("block 50000x1024, 8192 ids", lambda: reference("onnx.Gather", table, ids, axis=0),
-             lambda: np.take(table, ids, axis=0), "np.take(axis=0)", 1.0),
-        Case("ND 1M triples from 256x256x64", lambda: reference("onnx.GatherND", vol, coords),
-             lambda: vol[i0, i1, i2], "x[i0, i1, i2]", 0.45),
+        Case(
+            "element 2000x5000 axis 0",
+            lambda: reference("onnx.GatherElements", x, idx, axis=0),
+            lambda: np.take_along_axis(x, idx, axis=0),
+            "np.take_along_axis",
+            0.45,
+        ),
+        Case(
+            "block 50000x1024, 8192 ids",
+            lambda: reference("onnx.Gather", table, ids, axis=0),
+            lambda: np.take(table, ids, axis=0),
+            "np.take(axis=0)",
+            1.0,
+        ),
+        Case(
+            "ND 1M triples from 256x256x64",
+            lambda: reference("onnx.GatherND", vol, coords),
+            lambda: vol[i0, i1, i2],
+            "x[i0, i1, i2]",
+            0.45,
+        ),
         memory_case(rng, memory_size, memory_repeats),
-    ]  # fmt: skip
+    ]
 
 
 def memory_case(rng: np.random.Generator, n: int, repeats: int) -> Case:
@@ -122,8 +137,15 @@ def memory_case(rng: np.random.Generator, n: int, repeats: int) -> Case:
     output is ``n * n`` bytes, and int64 offsets for all of it would be 8x that."""
     x8 = rng.integers(-128, 128, size=(n, n), dtype=np.int8)
     i8 = rng.integers(-min(n, 128), min(n, 128), size=(n, n), dtype=np.int8)  # negatives wrap
-    return Case(f"memory int8 {n}x{n} axis 0", lambda: reference("numpy.take_along_axis", x8, i8, axis=0),
-                lambda: np.take_along_axis(x8, i8, axis=0), "np.take_along_axis", None, 1.1, repeats)  # fmt: skip
+    return Case(
+        f"memory int8 {n}x{n} axis 0",
+        lambda: reference("numpy.take_along_axis", x8, i8, axis=0),
+        lambda: np.take_along_axis(x8, i8, axis=0),
+        "np.take_along_axis",
+        None,
+        1.1,
+        repeats,
+    )
 
 
 def median_seconds_side_by_side(
@@ -176,8 +198,10 @@ def measure(case: Case, repeats: int) -> Result:
 
 def table(results: list[Result]) -> str:
     """The results as a table: time and peak extra memory of each side."""
-    header = (f"{'case':30} {'ours ms':>8} {'base ms':>8} {'ratio':>6} {'target':>6}  {'peak ours MiB':>13} "
-              f"{'peak base MiB':>13} {'mem ratio':>9} {'output MiB':>10}  {'baseline':20} verdict")  # fmt: skip
+    header = (
+        f"{'case':30} {'ours ms':>8} {'base ms':>8} {'ratio':>6} {'target':>6}  {'peak ours MiB':>13} "
+        f"{'peak base MiB':>13} {'mem ratio':>9} {'output MiB':>10}  {'baseline':20} verdict"
+    )
     lines = [header]
     for r in results:
         target = "-" if r.case.target is None else f"{r.case.target:.2f}"

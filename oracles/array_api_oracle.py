@@ -16,7 +16,8 @@ It has no GPU.
 >>> o.run_in_process("array_api.take_along_axis", np.arange(3.0), np.array([3]), {"axis": 0}).error_class.name
 'INDEX_OUT_OF_RANGE'
 >>> o.run_in_process("array_api.take", np.arange(3, dtype=np.float16), np.array([0]), {}).describe()
-'not supported: array-api-strict: data dtype float16: the array API standard has no float16 (array-api-strict refuses it)'
+'not supported: array-api-strict: data dtype float16: the array API standard has no float16 (array-api-strict refuses
+it)'
 """
 
 from __future__ import annotations

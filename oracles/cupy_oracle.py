@@ -39,7 +39,8 @@ def to_numpy(x, like):
 """
 
 TAKE_WITHOUT_MODE = OpUnit("numpy.take", 'cp.take(data, indices, **{k: v for k, v in attrs.items() if k != "mode"})')
-"""For a ``cupy.take`` with no ``mode`` argument: the NumPy call minus ``mode="raise"`` (other modes are unsupported)."""
+"""For a ``cupy.take`` with no ``mode`` argument: the NumPy call minus ``mode="raise"`` (other modes are
+unsupported)."""
 
 
 class CupyOracle(FrameworkOracle):

@@ -73,7 +73,10 @@ def lax_gather_nd(data, indices):
     0-d indices (no index column at all) go to JAX as they are: it raises its own error."""
     k, q, r = indices.shape[-1] if indices.ndim else 1, indices.ndim, data.ndim
     dimension_numbers = jax.lax.GatherDimensionNumbers(
-        offset_dims=tuple(range(max(q - 1, 0), max(q - 1, 0) + r - k)), collapsed_slice_dims=tuple(range(k)), start_index_map=tuple(range(k)))
+        offset_dims=tuple(range(max(q - 1, 0), max(q - 1, 0) + r - k)),
+        collapsed_slice_dims=tuple(range(k)),
+        start_index_map=tuple(range(k)),
+    )
     return jax.lax.gather(data, indices, dimension_numbers, slice_sizes=(1,) * k + tuple(data.shape[k:]))
 '''
 """Prelude text: ``jax.lax.gather`` with the dimension numbers of ``x[i0, ..., ik-1]``

@@ -79,7 +79,8 @@ ORT_MODES = (
     OrtMode("noopt", "session (no optimizations)", "ORT_DISABLE_ALL", False),
     OrtMode("static", "session (static shapes)", "ORT_ENABLE_ALL", True),
 )
-"""onnxruntime's execution modes on the CPU, each an oracle: "onnxruntime", "onnxruntime-noopt", "onnxruntime-static"."""
+"""onnxruntime's execution modes on the CPU, each an oracle: "onnxruntime", "onnxruntime-noopt",
+"onnxruntime-static"."""
 
 ONNX_PATTERNS: Patterns = (
     (
@@ -126,9 +127,11 @@ def session(model):
 
 
 def to_native(a):
-    \"\"\"What onnxruntime takes: bfloat16 (no ORT input type in NumPy) as an OrtValue of its bits, strings as str objects.\"\"\"
+    \"\"\"What onnxruntime takes: bfloat16 (no ORT input type in NumPy) as an OrtValue of its bits, strings as str
+    objects.\"\"\"
     if a.dtype.name == "bfloat16":
-        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.require(a, requirements="C").view(np.uint16), BFLOAT16)
+        bits = np.require(a, requirements="C").view(np.uint16)
+        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(bits, BFLOAT16)
     return a.astype(object) if a.dtype.kind in "US" else a
 
 
@@ -136,7 +139,10 @@ def run_model(model, data, indices):
     feed = {"data": data, "indices": indices}
     if not any(isinstance(v, ort.OrtValue) for v in feed.values()):
         return session(model).run(None, feed)[0]
-    feed = {k: v if isinstance(v, ort.OrtValue) else ort.OrtValue.ortvalue_from_numpy(np.require(v, requirements="C")) for k, v in feed.items()}
+    feed = {
+        k: v if isinstance(v, ort.OrtValue) else ort.OrtValue.ortvalue_from_numpy(np.require(v, requirements="C"))
+        for k, v in feed.items()
+    }
     return session(model).run_with_ort_values(None, feed)[0]
 
 
@@ -187,7 +193,8 @@ def tensor_type(dtype: np.dtype) -> int:
     """The ONNX element type of a NumPy dtype (unicode and bytes are STRING).
 
     >>> from onnx import TensorProto
-    >>> tensor_type(np.dtype("<U3")) == TensorProto.STRING, tensor_type(as_dtype("bfloat16")) == TensorProto.BFLOAT16 == 16
+    >>> (tensor_type(np.dtype("<U3")) == TensorProto.STRING,
+    ...  tensor_type(as_dtype("bfloat16")) == TensorProto.BFLOAT16 == 16)
     (True, True)
     """
     import onnx
@@ -281,7 +288,8 @@ def model_bytes(
     >>> m = onnx.load_from_string(model_bytes("onnx.GatherND-12", "float32", "int64", 3, 2, {"batch_dims": 1}))
     >>> m.ir_version, m.opset_import[0].version, m.graph.input[0].type.tensor_type.shape.dim[2].dim_param
     (7, 12, 'd2')
-    >>> onnx.load_from_string(model_bytes("onnx.Gather-13", "float32", "int64", (4, 3), (2,), {})).graph.input[0].type.tensor_type.shape.dim[0].dim_value
+    >>> onnx.load_from_string(model_bytes("onnx.Gather-13", "float32", "int64", (4, 3), (2,),
+    ...     {})).graph.input[0].type.tensor_type.shape.dim[0].dim_value
     4
     """
     items = tuple(sorted(attrs.items()))
@@ -323,7 +331,8 @@ class OrtOracle(OnnxOracle):
     """onnxruntime with one execution provider (CPU as fallback for others), in one of :data:`ORT_MODES`.
 
     >>> from conformance.core.arrays import BFLOAT16
-    >>> OrtOracle().run_in_process("onnx.Gather-13", np.array([1.5, -0.0], BFLOAT16), np.array([1, 0]), {}).value.tolist()
+    >>> OrtOracle().run_in_process("onnx.Gather-13", np.array([1.5, -0.0], BFLOAT16), np.array([1, 0]),
+    ...     {}).value.tolist()
     [-0.0, 1.5]
     """
 
@@ -371,7 +380,8 @@ def unavailable_here() -> dict[str, str]:
     """The oracles this module offers elsewhere but not here, each with the reason.
 
     >>> unavailable_here()                               # doctest: +SKIP
-    {'onnxruntime-cuda': 'onnxruntime 1.31.1 has no CUDAExecutionProvider here (providers: AzureExecutionProvider, CPUExecutionProvider)'}
+    {'onnxruntime-cuda': 'onnxruntime 1.31.1 has no CUDAExecutionProvider here (providers: AzureExecutionProvider,
+    CPUExecutionProvider)'}
     """
     import importlib.util
 
@@ -383,5 +393,6 @@ def unavailable_here() -> dict[str, str]:
     if "CUDAExecutionProvider" in providers:
         return {}
     return {
-        "onnxruntime-cuda": f"onnxruntime {ort.__version__} has no CUDAExecutionProvider here (providers: {', '.join(providers)})"
+        "onnxruntime-cuda": f"onnxruntime {ort.__version__} has no CUDAExecutionProvider here (providers: "
+        f"{', '.join(providers)})"
     }

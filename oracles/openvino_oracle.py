@@ -68,7 +68,8 @@ CORE = ov.Core()
 
 
 def to_native(a):
-    """What OpenVINO takes: a contiguous NumPy array; bfloat16 (no NumPy type in OpenVINO) as an ov.Tensor of its bits."""
+    """What OpenVINO takes: a contiguous NumPy array; bfloat16 (no NumPy type in OpenVINO) as an ov.Tensor of its
+    bits."""
     a = np.array(a, copy=True, order="C")  # contiguous, 0-d kept
     if a.dtype.name != "bfloat16":
         return a
@@ -217,5 +218,6 @@ def unavailable_here() -> dict[str, str]:
     if any(d.startswith("GPU") for d in devices):
         return {"openvino-gpu": "an Intel GPU is available, but no oracle runs OpenVINO on it yet"}
     return {
-        "openvino-gpu": f"OpenVINO {ov.__version__.split('-')[0]} sees no GPU device here (devices: {', '.join(devices)})"
+        "openvino-gpu": f"OpenVINO {ov.__version__.split('-')[0]} sees no GPU device here (devices: "
+        f"{', '.join(devices)})"
     }

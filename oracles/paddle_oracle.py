@@ -30,7 +30,8 @@ down (``GLOG_minloglevel``) before it is imported; the worker discards its outpu
 >>> dygraph.run_in_process("paddle.index_select", np.arange(3.0), np.array([3]), {"axis": 0}).error_class.name
 'INDEX_OUT_OF_RANGE'
 >>> dygraph.run_in_process("paddle.take", np.arange(3, dtype=np.uint16), np.array([0]), {}).describe()
-'not supported: paddle: data dtype uint16: Paddle has no uint16 tensors (it reads a NumPy uint16 array as bfloat16 bits)'
+'not supported: paddle: data dtype uint16: Paddle has no uint16 tensors (it reads a NumPy uint16 array as bfloat16
+bits)'
 """
 
 from __future__ import annotations
@@ -123,7 +124,8 @@ def prepare(call, attrs):
             if key not in programs:
                 main = paddle.static.Program()
                 with paddle.static.program_guard(main, paddle.static.Program()):
-                    inputs = [paddle.static.data(n, t.shape, t.dtype) for n, t in (("data", data), ("indices", indices))]
+                    pairs = (("data", data), ("indices", indices))
+                    inputs = [paddle.static.data(n, t.shape, t.dtype) for n, t in pairs]
                     programs[key] = main, call(*inputs, attrs)
             main, out = programs[key]
             return executor.run(main, feed=feed, fetch_list=[out])[0]
@@ -141,7 +143,8 @@ def paddle_error(message: str) -> str:
     r"""The error itself, without the "In user code:" traceback a static graph puts before it (whose source
     lines, ``_C_ops.gather(x, index, axis)``, would match any pattern).
 
-    >>> paddle_error("In user code:\n    File 'x.py'\n      f(axis)\n\n    OutOfRangeError: The element of Index must be")
+    >>> paddle_error("In user code:\n    File 'x.py'\n      f(axis)\n\n"
+    ...              "    OutOfRangeError: The element of Index must be")
     'OutOfRangeError: The element of Index must be'
     """
     if not message.startswith("In user code:"):

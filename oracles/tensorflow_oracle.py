@@ -103,7 +103,8 @@ def prepare(call, attrs):
 TF_FUNCTION = TF_XLA.replace("XLA: the op compiled", "A graph: the op traced").replace(
     "jit_compile=True", "jit_compile=False"
 )
-"""``tf.function`` without XLA: the op traced into a graph (one trace per input signature) and run by TF's own kernels."""
+"""``tf.function`` without XLA: the op traced into a graph (one trace per input signature) and run by TF's own
+kernels."""
 
 TF_MODES = {"eager": TF_EAGER, "function": TF_FUNCTION, "xla": TF_XLA}
 

@@ -14,9 +14,11 @@ are the same text).
 
 >>> import numpy as np
 >>> (o,) = oracles_here()
->>> o.run_in_process("tensorflow.experimental.numpy.take", np.arange(3.0), np.array([-1, 5]), {"axis": None, "mode": "clip"}).value.tolist()
+>>> o.run_in_process("tensorflow.experimental.numpy.take", np.arange(3.0), np.array([-1, 5]),
+...     {"axis": None, "mode": "clip"}).value.tolist()
 [0.0, 2.0]
->>> o.run_in_process("tensorflow.experimental.numpy.take_along_axis", np.arange(6.0).reshape(2, 3), np.array([4, -1]), {"axis": None}).value.tolist()
+>>> o.run_in_process("tensorflow.experimental.numpy.take_along_axis", np.arange(6.0).reshape(2, 3), np.array([4, -1]),
+...     {"axis": None}).value.tolist()
 [4.0, 5.0]
 """
 

@@ -112,7 +112,8 @@ def to_numpy(x, like):
 TORCH_COMPILE = '''
 import torch._dynamo
 
-# every op, attribute set, dtype and rank gets a graph of its own: never a silent fall-back to eager at the recompile limit
+# every op, attribute set, dtype and rank gets a graph of its own: never a silent fall-back to eager at the recompile
+# limit
 torch._dynamo.config.recompile_limit = 1 << 20
 torch._dynamo.config.accumulated_recompile_limit = 1 << 20
 
@@ -188,5 +189,6 @@ def unavailable_here() -> dict[str, str]:
     if torch.version.cuda is None:
         return {"torch-cuda": f"this torch ({torch.__version__}) is built without CUDA"}
     return {
-        "torch-cuda": f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; torch.cuda.device_count() == 0)"
+        "torch-cuda": f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; "
+        f"torch.cuda.device_count() == 0)"
     }

@@ -160,7 +160,8 @@ class FakeOracle(Oracle):
         given); misbehaves first if the case says
         ``do="segfault"`` or ``do="raises"``.
 
-        >>> FakeOracle("returns").reproducer(Case("numpy.take", np.arange(3), np.array([1])), Outcome.unsupported("x")).text
+        >>> FakeOracle("returns").reproducer(Case("numpy.take", np.arange(3), np.array([1])),
+        ...     Outcome.unsupported("x")).text
         "print('fake-returns', 'numpy.take', [3], 'unsupported')"
         """
         behaviour, _ = self._action(dict(case.attrs))

@@ -272,9 +272,23 @@ def test_every_floor_exists(floor: str) -> None:
 
 
 VOCABULARY: tuple[type[Enum], ...] = (
-    Regime, Flag, Pattern, Layout, DtypeArg, ErrorGroup, MismatchKind, ConditionKind, FindingStatus, ReplayStatus,
-    RunStatus, Support, GateFailure, Behaviour, Kind, ErrorClass,
-)  # fmt: skip
+    Regime,
+    Flag,
+    Pattern,
+    Layout,
+    DtypeArg,
+    ErrorGroup,
+    MismatchKind,
+    ConditionKind,
+    FindingStatus,
+    ReplayStatus,
+    RunStatus,
+    Support,
+    GateFailure,
+    Behaviour,
+    Kind,
+    ErrorClass,
+)
 """The shared vocabulary (``conformance.core``): code elsewhere compares members, never the words."""
 
 

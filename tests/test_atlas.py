@@ -114,7 +114,8 @@ def _hangs(case: Case) -> bool:
 
 
 class NoHangNumpy:
-    """The in-process NumPy oracle, with the cases known to hang it answered as timeouts (an in-process oracle has no time limit)."""
+    """The in-process NumPy oracle, with the cases known to hang it answered as timeouts (an in-process oracle has no
+    time limit)."""
 
     def __init__(self) -> None:
         (self.oracle,) = numpy_oracles()
@@ -145,7 +146,8 @@ def test_atlas_has_exactly_the_expected_cells(numpy_atlas) -> None:
     expected = expected_cells(infos)
     assert len(atlas.cells) == len(atlas.keys()), "one cell per (condition, class, op, oracle)"
     assert atlas.keys() == expected
-    # derived from the catalog and the condition list: every numpy op, every class it is in, every condition of that class
+    # derived from the catalog and the condition list: every numpy op, every class it is in, every condition of that
+    # class
     assert {op for _, _, op, _ in expected} == set(infos["numpy"].ops)
     assert {(cond, eq) for cond, eq, op, _ in expected if op == "numpy.take_along_axis"} >= {
         (c.key, EqClass.ELEMENT.value)

@@ -23,7 +23,8 @@ pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
 
 @pytest.fixture(scope="module")
 def local_oracles():
-    # isolated: the fuzzer reaches numpy.take(mode="wrap") with int64 extremes, which loops for ever (a case time limit needs a worker)
+    # isolated: the fuzzer reaches numpy.take(mode="wrap") with int64 extremes, which loops for ever (a case time limit
+    # needs a worker)
     names = [n for n in ("numpy", "torch", "jax") if n in oracles.available()]
     started = [oracles.get(n) for n in names]
     yield started

@@ -27,8 +27,9 @@ class SmallHangs(FakeOracle):
     with a single index, which shrinking reaches; logs each hang's case."""
     def call(self, op, data, indices, attrs):
         if data.size == 1 and indices.size == 1:
-            key = hashlib.sha1(repr((op, data.tobytes(), str(data.dtype), data.shape, indices.tobytes(), str(indices.dtype),
-                                     indices.shape, sorted(attrs.items()))).encode()).hexdigest()
+            fields = (op, data.tobytes(), str(data.dtype), data.shape, indices.tobytes(), str(indices.dtype),
+                      indices.shape, sorted(attrs.items()))
+            key = hashlib.sha1(repr(fields).encode()).hexdigest()
             with open(LOG, "a") as f:
                 f.write(key + "\\n")
             time.sleep(60)

@@ -174,7 +174,8 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "tensorflow.",
         lambda d, i, a: d.dtype.kind in "USO",
         "XLA has no string type: compiling tf.gather on a tf.string tensor fails (InvalidArgumentError: Detected "
-        "unsupported operations when trying to compile graph ... on XLA_CPU_JIT: _Arg ... T=DT_STRING); observed, not declared",
+        "unsupported operations when trying to compile graph ... on XLA_CPU_JIT: _Arg ... T=DT_STRING); observed, not "
+        "declared",
     ),
     KnownDifference(
         "onnx-reference",
@@ -197,22 +198,23 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "tensorflow-numpy",
         "tensorflow.experimental.numpy.take",
         lambda d, i, a: a.get("mode") == "raise",
-        "tf.experimental.numpy.take refuses mode='raise' for every input (ValueError: The 'raise' mode to take is not supported), "
-        "though its docs defer to numpy.take, whose default it is",
+        "tf.experimental.numpy.take refuses mode='raise' for every input (ValueError: The 'raise' mode to take is not "
+        "supported), though its docs defer to numpy.take, whose default it is",
     ),
     KnownDifference(
         "onnxruntime",
         "onnx.Gather-",
         lambda d, i, a: d.dtype.kind in "US" and i.size > 0 and math.prod(d.shape[a.get("axis", 0) % d.ndim + 1 :]) > 1,
-        "onnxruntime 1.31's Gather on string tensors copies only the first string of each gathered block and leaves the rest "
-        "empty, whenever a block has more than one element (data [['a', 'b']], indices 0, axis 0 gives ['a', ''])",
+        "onnxruntime 1.31's Gather on string tensors copies only the first string of each gathered block and leaves "
+        "the rest empty, whenever a block has more than one element (data [['a', 'b']], indices 0, axis 0 gives ['a', "
+        "''])",
     ),
     KnownDifference(
         "onnxruntime",
         "onnx.",
         lambda d, i, a: d.dtype.kind == "c",
-        "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not currently "
-        "registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
+        "onnxruntime 1.31 cannot load complex64/complex128 tensors ('MLDataType for: tensor(complex64) is not "
+        "currently registered or supported') although the Gather/GatherElements/GatherND schemas allow them",
     ),
     KnownDifference(
         "paddle",
@@ -273,8 +275,9 @@ OPENVINO_DIFFERENCES = (
             "iree",
             op,
             lambda d, i, a: True,
-            "IREE 3.13 lowers GatherElements and GatherND only at opset 13: a model of an older version fails to compile "
-            "(\"failed to legalize operation 'torch.operator' that was explicitly marked illegal ... onnx.GatherND\")",
+            "IREE 3.13 lowers GatherElements and GatherND only at opset 13: a model of an older version fails to "
+            "compile (\"failed to legalize operation 'torch.operator' that was explicitly marked illegal ... "
+            'onnx.GatherND")',
         )
         for op in ("onnx.GatherElements-11", "onnx.GatherND-11", "onnx.GatherND-12")
     ),

@@ -209,5 +209,9 @@ def test_a_block_gather_under_numpys_rule_is_one_numpy_take_of_the_callers_indic
     table, ids = np.arange(12.0).reshape(4, 3), np.array([3, -1, 0, 2])
     assert reference("onnx.Gather", table, ids).tolist() == real_take(table, ids, axis=0).tolist()
     assert len(calls) == 1 and np.shares_memory(calls[0][0], ids) and calls[0][1].get("mode", "raise") == "raise"
-    with pytest.raises(IndexError, match=r"indices\[2, 0\] = 10 is out of range for axis 0 of size 4 \(valid: \[-4, 3\]\)"):
+    with pytest.raises(
+        IndexError,
+        match=r"indices\[2, 0\] = 10 is out of range for axis 0 of size 4 \(valid: \[-4, "
+        r"3\]\)",
+    ):
         reference("onnx.Gather", table, np.array([0, -1, 10]))

@@ -588,7 +588,8 @@ def test_report_modules_import_each_other_without_cycles_and_the_renderers_stay_
 
 
 def test_a_finding_card_shows_the_doc_sentence_it_departs_from() -> None:
-    """Issue 22: the card quotes the sentence of the op's docs behind the rule, with its link (or says the docs are silent)."""
+    """Issue 22: the card quotes the sentence of the op's docs behind the rule, with its link (or says the docs are
+    silent)."""
     from conformance.spec.basis import departed
 
     f = known_finding()

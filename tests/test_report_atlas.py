@@ -307,7 +307,8 @@ REAL_OPS = (
     "torch.take_along_dim",
     "torch.index_select",
 )
-"""Ops of a small real campaign whose atlas departs from the docs in many ways (no ``numpy.take(mode="wrap")``: it hangs)."""
+"""Ops of a small real campaign whose atlas departs from the docs in many ways (no ``numpy.take(mode="wrap")``: it
+hangs)."""
 
 
 def test_every_departing_cell_of_a_real_campaign_links_the_finding_that_stands_for_it(tmp_path: Path) -> None:

@@ -135,7 +135,8 @@ def test_accepting_bool_indices_where_the_docs_are_silent_is_dtype_support_not_a
 
 
 def test_an_index_into_a_0d_input_breaks_a_precondition_even_where_the_policy_is_spec_silent() -> None:
-    # regression: Gather-1 on 0-d data with index -1 was "spec silent, garbage" (onnx-reference) and "spec silent, raises" (onnxruntime)
+    # regression: Gather-1 on 0-d data with index -1 was "spec silent, garbage" (onnx-reference) and "spec silent,
+    # raises" (onnxruntime)
     j = _judged("onnx.Gather-1", np.float32(-1.0), np.array(-1), Outcome.returned(np.float32(-1.0)), "negative", axis=0)
     assert str(j.verdict.outcome) == "value instead of error"
     assert j.signature().tags == ("precondition: 0-d input",)
@@ -216,7 +217,8 @@ def test_findings_first_seen_on_probes_are_cut_down_to_a_minimal_reproducer() ->
 
 
 def test_a_clamping_or_wrapping_op_may_return_an_empty_output_from_an_empty_axis() -> None:
-    # jnp indexing bool[0,0][[0]] and tnp.take(int32[0,0], 0, axis=0, mode='clip') return an empty array: nothing is read
+    # jnp indexing bool[0,0][[0]] and tnp.take(int32[0,0], 0, axis=0, mode='clip') return an empty array: nothing is
+    # read
     for op, idx, attrs in (
         ("jax.advanced_indexing", [[0]], {}),
         ("tensorflow.experimental.numpy.take", [0], {"axis": 0, "mode": "clip"}),
@@ -369,7 +371,10 @@ def test_torch_error_messages_keep_their_class_inside_dynamos_wrapper_and_on_an_
     from oracles._common import classify_with
     from oracles.torch_oracle import TORCH_PATTERNS
 
-    wrapped = "TorchRuntimeError: Dynamo failed ... got RuntimeError('Size does not match at dimension 0') FakeTensor(..., size=(3,), dtype=torch.int64)"
+    wrapped = (
+        "TorchRuntimeError: Dynamo failed ... got RuntimeError('Size does not match at dimension 0') "
+        "FakeTensor(..., size=(3,), dtype=torch.int64)"
+    )
     assert classify_with(wrapped, TORCH_PATTERNS, True) is ErrorClass.SHAPE_INVALID
     assert (
         classify_with("index_select(): self indexing axis dim should be positive", TORCH_PATTERNS, True)
@@ -378,7 +383,8 @@ def test_torch_error_messages_keep_their_class_inside_dynamos_wrapper_and_on_an_
 
 
 def test_refusing_an_index_into_an_empty_axis_is_as_good_as_the_empty_answer() -> None:
-    # jnp: zeros((0, 0))[[0]] returns bool[1,0], but the one-coordinate x[0] raises "index is out of bounds for axis 0 with size 0"
+    # jnp: zeros((0, 0))[[0]] returns bool[1,0], but the one-coordinate x[0] raises "index is out of bounds for axis 0
+    # with size 0"
     refused = Outcome.raised(IndexError("index is out of bounds for axis 0 with size 0"), ErrorClass.INDEX_OUT_OF_RANGE)
     j = _judged("jax.advanced_indexing", np.zeros((0, 0), np.int32), np.array([0]), refused, "oob-above")
     assert j.verdict.conforms, j.verdict

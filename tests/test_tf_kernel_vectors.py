@@ -21,7 +21,13 @@ VECTORS: list[tuple[str, np.ndarray, Any, dict[str, Any], list[Any]]] = [
     ("bytes-axis1", np.array(STRINGS), 0, {"axis": 1}, [b"asdf", b"qwer"]),
     ("object-axis0", np.array(STRINGS, dtype=object), 1, {"axis": 0}, [b"qwer", b"uiop"]),
     ("object-axis1", np.array(STRINGS, dtype=object), 0, {"axis": 1}, [b"asdf", b"qwer"]),
-    ("batch-dims-none-axis0", np.array([6, 7, 8, 9]), [[2, 1], [0, 3]], {"axis": 0, "batch_dims": None}, [[8, 7], [6, 9]]),
+    (
+        "batch-dims-none-axis0",
+        np.array([6, 7, 8, 9]),
+        [[2, 1], [0, 3]],
+        {"axis": 0, "batch_dims": None},
+        [[8, 7], [6, 9]],
+    ),
     (
         "batch-dims-none-axis1",
         np.array([[1, 2, 3], [4, 5, 6]]),

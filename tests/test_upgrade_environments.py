@@ -40,8 +40,8 @@ To fix this you could try to:
 ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/
 """
 PIP_MISSING = (
-    "ERROR: Could not find a version that satisfies the requirement onnxruntime==9.9.9 (from versions: 1.31.1, 1.32.0)\n"
-    "ERROR: No matching distribution found for onnxruntime==9.9.9\n"
+    "ERROR: Could not find a version that satisfies the requirement onnxruntime==9.9.9 (from versions: 1.31.1, "
+    "1.32.0)\nERROR: No matching distribution found for onnxruntime==9.9.9\n"
 )
 
 

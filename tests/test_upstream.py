@@ -82,7 +82,13 @@ def test_each_upstream_script_imports_only_its_framework_numpy_and_the_stdlib_an
         assert _imports(script) <= allowed, (path.name, _imports(script) - allowed)
         (elsewhere / f"repro{n}.py").write_text(script)
         done = subprocess.run(
-            [sys.executable, f"repro{n}.py"], check=False, cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300
+            [sys.executable, f"repro{n}.py"],
+            check=False,
+            cwd=elsewhere,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         if done.returncode != 1 or "REPRODUCED" not in done.stdout:
             failures.append((path.name, done.returncode, done.stdout[-300:], done.stderr[-300:]))

@@ -24,7 +24,8 @@ within seconds; what was found is written all the same (see :func:`run_campaign`
 ...     name = "take"
 ...     capabilities = Capabilities()
 ...     def info(self): return OracleInfo("take", "numpy", "1", "cpu", "eager", ("numpy.take",))
-...     def run_many(self, cases, *, timeout=None): return [Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))) for c in cases]
+...     def run_many(self, cases, *,
+...     timeout=None): return [Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))) for c in cases]
 ...     def reproducer(self, case, reference): raise NotImplementedError
 >>> r = run_campaign([Take()], Settings(seed=1, max_examples=10, ops=("numpy.take",)))
 >>> r.cases["take"] > 0, r.harness_errors
@@ -273,7 +274,8 @@ class _Work:
         self.phase = "drawing"
         self._draw(ops)
         self.loop_s = time.monotonic() - self.start
-        # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more than MAX_SHRINK_S
+        # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more
+        # than MAX_SHRINK_S
         shrink_end = (
             time.monotonic() + min(MAX_SHRINK_S, self.loop_s / 4)
             if budget is None

@@ -62,7 +62,8 @@ class ClassCase:
     (:func:`~conformance.cases.translate.domain_value`): ``(axis, float)`` passes ``axis=1.5``."""
 
     def __post_init__(self) -> None:
-        """The regime, layout and attribute domain given as words become vocabulary members (a ValueError for an unknown one)."""
+        """The regime, layout and attribute domain given as words become vocabulary members (a ValueError for an unknown
+        one)."""
         object.__setattr__(self, "regime", Regime(self.regime))
         object.__setattr__(self, "layout", Layout(self.layout))
         if self.attr_domain is not None:
@@ -72,7 +73,8 @@ class ClassCase:
     def to_json(self) -> dict[str, Any]:
         """The case as JSON: its class, regime and layout by name.
 
-        >>> ClassCase(EqClass.FLAT, (3,), (1,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0, 0).to_json()["eq_class"]
+        >>> ClassCase(EqClass.FLAT, (3,), (1,), None, 0, "int8", "int8", "in-range", False, "contiguous", 0,
+        ...     0).to_json()["eq_class"]
         'flattened 1-D'
         """
         words = {"eq_class": self.eq_class.value, "regime": self.regime.value, "layout": self.layout.value}
@@ -118,7 +120,8 @@ def axis_sizes(cc: ClassCase) -> np.ndarray:
     indices (for ND: one size per coordinate along the last dimension).
     Where the case's own axis is outside its domain, sizes fall back to 1.
 
-    >>> axis_sizes(ClassCase(EqClass.ND, (2, 5, 7), (4, 2), None, 1, "int8", "int8", "in-range", False, "contiguous", 0, 0)).tolist()
+    >>> axis_sizes(ClassCase(EqClass.ND, (2, 5, 7), (4, 2), None, 1, "int8", "int8", "in-range", False, "contiguous", 0,
+    ...     0)).tolist()
     [5, 7]
     """
     d = cc.data_shape

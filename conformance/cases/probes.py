@@ -249,6 +249,8 @@ _I, _EM, _R, _BC, _BA, _A, _D, _L = (
     Group.LAYOUT,
 )
 _OOB7 = _const(7)
+
+
 def attr_condition_key(role: AttrRole, value: AttrValue) -> str:
     """The atlas key of an attribute-domain condition: ``attr-axis-int64-min``."""
     return f"attr-{role.value.replace('_', '-')}-{value.name.lower().replace('_', '-')}"

@@ -62,7 +62,8 @@ def _flattens(s: OpSpec) -> bool:
 def targets(eq_class: EqClass, ops: Iterable[str] | None = None) -> list[OpSpec]:
     """The catalog entries a case of ``eq_class`` translates into.
 
-    >>> [s.key for s in targets(EqClass.FLAT, ["torch.take", "numpy.take", "onnx.Gather"])]   # np.take flattens with axis=None
+    >>> [s.key for s in targets(EqClass.FLAT,
+    ...     ["torch.take", "numpy.take", "onnx.Gather"])]   # np.take flattens with axis=None
     ['numpy.take', 'torch.take']
     """
     wanted = set(ops) if ops is not None else None

@@ -157,7 +157,9 @@ def _budget_fits(budget: float | None, oracles: int) -> None:
     >>> _budget_fits(20, 1)
     Traceback (most recent call last):
     ...
-    conformance.cli.selection.UsageError: --budget: 20 s is too short for anything meaningful on 1 oracle(s); the minimum is 22 s (20 s for the atlas's first conditions, drawing and the report, plus 2 s per oracle to start its worker)
+    conformance.cli.selection.UsageError: --budget: 20 s is too short for anything meaningful on 1 oracle(s); the
+    minimum is 22 s (20 s for the atlas's first conditions, drawing and the report, plus 2 s per oracle to start its
+    worker)
     """
     if budget is not None and budget < min_budget(oracles):
         raise UsageError(

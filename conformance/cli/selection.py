@@ -6,7 +6,8 @@ shards and the output folder. Each check returns the value to use or raises
 >>> select_ops(["torch.gathr"])
 Traceback (most recent call last):
 ...
-conformance.cli.selection.UsageError: --ops: unknown op 'torch.gathr' (did you mean 'torch.gather'?); known: onnx.Gather-1, ...
+conformance.cli.selection.UsageError: --ops: unknown op 'torch.gathr' (did you mean 'torch.gather'?); known:
+onnx.Gather-1, ...
 >>> select_ops(["torch.*"])
 ('torch.gather', 'torch.take', 'torch.take_along_dim', 'torch.index_select', 'torch.advanced_indexing')
 >>> parse_shard("1/4")
@@ -62,7 +63,8 @@ def select_oracles(
     or every available one that runs by default (``by_default``, default all
     of ``here``: an oracle that runs only on request is left out).
 
-    >>> select_oracles(None, ["numpy", "iree"], ["numpy", "iree"], ["numpy"]), select_oracles(["iree"], ["iree"], ["iree"], [])
+    >>> select_oracles(None, ["numpy", "iree"], ["numpy", "iree"], ["numpy"]), select_oracles(["iree"], ["iree"],
+    ...     ["iree"], [])
     (['numpy'], ['iree'])
 
     >>> select_oracles(["nunpy"], ["numpy", "torch"], ["numpy"])
@@ -88,7 +90,8 @@ def check_coverage(ops: tuple[str, ...] | None, infos: Mapping[str, OracleInfo])
     >>> check_coverage(("webnn.gather",), {"numpy": OracleInfo("numpy", "numpy", "2", "cpu", "eager", ("numpy.take",))})
     Traceback (most recent call last):
     ...
-    conformance.cli.selection.UsageError: --ops: no selected oracle implements webnn.gather (numpy implements: numpy.take)
+    conformance.cli.selection.UsageError: --ops: no selected oracle implements webnn.gather (numpy implements:
+    numpy.take)
     """
     if not infos:
         raise UsageError("--oracles: no oracle selected or available: nothing would be tested")

@@ -81,7 +81,11 @@ def data_dtype_name(a: Any) -> str:
     ('str', 'object')
     """
     dtype = getattr(a, "dtype", None)
-    if dtype is not None and np.dtype(dtype).kind == "O" and all(isinstance(x, (bytes, str)) for x in np.asarray(a).flat):
+    if (
+        dtype is not None
+        and np.dtype(dtype).kind == "O"
+        and all(isinstance(x, (bytes, str)) for x in np.asarray(a).flat)
+    ):
         return "str"
     return dtype_name(dtype if dtype is not None else np.asarray(a).dtype)
 

@@ -58,7 +58,10 @@ class Look:
 BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.CONFORMS: Look(0, "#dff3e0", "#1b5e20", "returned exactly what the documented semantics give"),
     Behaviour.UNSUPPORTED: Look(
-        1, "#eceff1", "#607d8b", "declared, not observed: the framework was not run, as it cannot even express these inputs (no string tensors)"
+        1,
+        "#eceff1",
+        "#607d8b",
+        "declared, not observed: the framework was not run, as it cannot even express these inputs (no string tensors)",
     ),
     Behaviour.NOT_RUN: Look(1, "#eceff1", "#607d8b", "never ran: the oracle's worker was broken beyond restart"),
     Behaviour.RAISES: Look(2, "#dbe9fb", "#0d47a1", "raised an error for a bad index"),

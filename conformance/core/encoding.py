@@ -2,7 +2,8 @@
 one reader of every versioned JSON file.
 
 >>> import numpy as np
->>> decode_array(encode_array(np.array([1.5, -0.0], np.float32))).tobytes() == np.array([1.5, -0.0], np.float32).tobytes()
+>>> decode_array(encode_array(np.array([1.5, -0.0], np.float32))).tobytes() == np.array([1.5, -0.0],
+...     np.float32).tobytes()
 True
 """
 

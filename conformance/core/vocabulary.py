@@ -299,7 +299,8 @@ class Condition:
     (('precondition: rank mismatch',), ('bad index',))
     >>> Condition.regime(Regime.OOB_ABOVE, [Flag.ZERO_D]).words(), Condition.any().words()
     (('oob-above', '0-d'), ())
-    >>> all(Condition.parse(c.words()) == c for c in (Condition.dtype(DtypeArg.INDEX), Condition.attribute("mode='raise'")))
+    >>> all(Condition.parse(c.words()) == c for c in (Condition.dtype(DtypeArg.INDEX),
+    ...     Condition.attribute("mode='raise'")))
     True
     """
 

@@ -37,7 +37,8 @@ def case_limit(capabilities: Capabilities, limit: float | None) -> float | None:
     signature in a warm-up case outside it
     (:meth:`~conformance.execution.isolation.IsolatedOracle.run_many`).
 
-    >>> case_limit(Capabilities(isolated=True, bounded=True), 5.0), case_limit(Capabilities(compiles=True, bounded=True), 5.0)
+    >>> case_limit(Capabilities(isolated=True, bounded=True),
+    ...     5.0), case_limit(Capabilities(compiles=True, bounded=True), 5.0)
     (5.0, 5.0)
     >>> case_limit(Capabilities(compiles=True), 5.0) is None
     True

@@ -100,7 +100,8 @@ def shape_signature(case: Wire) -> str:
     array's dtype, shape and strides (never the values).
 
     >>> a = shape_signature(("t.g", np.zeros((2, 3)), np.array([1]), {"axis": 1}))
-    >>> a == shape_signature(("t.g", np.ones((2, 3)), np.array([0]), {"axis": 1})), a == shape_signature(("t.g", np.zeros((3, 2)).T, np.array([0]), {"axis": 1}))
+    >>> a == shape_signature(("t.g", np.ones((2, 3)), np.array([0]), {"axis": 1})), a == shape_signature(("t.g",
+    ...     np.zeros((3, 2)).T, np.array([0]), {"axis": 1}))
     (True, False)
     """
     arrays = [(a.dtype.str, a.shape, a.strides) for a in map(np.asarray, case[1:3])]
@@ -420,7 +421,8 @@ class IsolatedOracle:
         self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
     ) -> Reproducer:
         """The worker's oracle's :class:`~conformance.core.oracle.Reproducer` for
-        ``case`` (``observed``: what the oracle did, passed on when given); raises :class:`ReproducerUnavailable` saying why if the
+        ``case`` (``observed``: what the oracle did, passed on when given); raises :class:`ReproducerUnavailable` saying
+        why if the
         oracle is broken, its worker crashes or hangs, or its ``reproducer`` raises."""
         with self._lock:
             worker = self._ready_worker()

@@ -26,7 +26,8 @@ a time limit, so that its script neither dies nor hangs.
 >>> program = Program("import numpy as np\\n", EAGER, "np.take(data, indices, **attrs)")
 >>> info = OracleInfo("numpy", "numpy", "2.4", "cpu", "eager")
 >>> case = Case("numpy.take", np.array([1, 2, 3]), np.array([5]), {"axis": 0})
->>> text = script(info, case, Outcome.raised(IndexError("index 5 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE), program)
+>>> text = script(info, case, Outcome.raised(IndexError("index 5 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE),
+...     program)
 >>> "    return np.take(data, indices, **attrs)" in text and "indices = np.array([5], dtype=np.int64)" in text
 True
 """
@@ -192,7 +193,8 @@ def assignment(name: str, a: np.ndarray) -> str:
     """``name = <source>``, with the values in a comment where the source is bytes and the array small.
 
     >>> print(assignment("data", np.array([0x7FC00001], dtype=np.uint32).view(np.float32)), end="")
-    data = np.frombuffer(base64.b64decode('AQDAfw=='), dtype=np.float32).reshape((1,)).copy()  # [nan] (bits exact only as bytes)
+    data = np.frombuffer(base64.b64decode('AQDAfw=='), dtype=np.float32).reshape((1,)).copy()  # [nan] (bits exact only
+    as bytes)
     """
     source = array_source(a)
     shown = values_text(np.asarray(a))
@@ -229,7 +231,10 @@ def _expected_source(reference: Outcome) -> str:
         return assignment("EXPECTED_VALUE", reference.value) + "EXPECTED_ERROR = None\n"
     if reference.kind is Kind.ERROR:
         error_class = reference.error_class.value if reference.error_class else "other"
-        return f"EXPECTED_VALUE = None\nEXPECTED_ERROR = ({error_class!r}, {f'{reference.error_type}: {reference.message}'!r})\n"
+        return (
+            f"EXPECTED_VALUE = None\nEXPECTED_ERROR = ({error_class!r}, "
+            f"{f'{reference.error_type}: {reference.message}'!r})\n"
+        )
     raise ValueError(f"a reproducer needs the reference's value or error, not {reference.describe()}")
 
 
@@ -348,10 +353,13 @@ if __name__ == "__main__" and "--child" not in sys.argv:
     import subprocess
 
     parser = argparse.ArgumentParser(description="Exit status 1 and REPRODUCED while the discrepancy is there.")
-    parser.add_argument("--time-limit", type=float, default={limit!r}, help="seconds the child may take, imports included")
+    parser.add_argument(
+        "--time-limit", type=float, default={limit!r}, help="seconds the child may take, imports included"
+    )
     limit = parser.parse_args().time_limit
     try:
-        child = subprocess.run([sys.executable, "-u", __file__, "--child"], timeout=limit)  # -u: its output survives a crash
+        # -u: its output survives a crash
+        child = subprocess.run([sys.executable, "-u", __file__, "--child"], timeout=limit)
     except subprocess.TimeoutExpired:
         print(f"observed: no answer within {{limit:g}} s (the child was killed)")
         reproduced = True
@@ -400,7 +408,10 @@ def _header(
         f"The reference expects: {_said(reference)}",
         *([f"The oracle observed: {_said(observed)}"] if observed else []),
         f"Needs {needs}{' (and ml_dtypes)' if ml else ''}. Exit status 1 and REPRODUCED while {info.name}",
-        "still shows the discrepancy, judged as the campaign judges it (the data below); 0 and 'not reproduced' once not.",
+        (
+            "still shows the discrepancy, judged as the campaign judges it (the data below); 0 and 'not reproduced' "
+            "once not."
+        ),
     ]
     return "".join(f"# {_one_line(line) if i != 1 else line.rstrip()}\n" for i, line in enumerate(lines))
 

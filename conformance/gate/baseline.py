@@ -20,8 +20,10 @@ not a case is an error, never a silent pass.
 entry matches (a new root cause), and each replayed entry that is fixed or
 changed. :func:`accepting` says which entry (if any) accepts a finding.
 
->>> entry = Entry(op="numpy.take", oracle="numpy", outcome="value instead of error", condition=("precondition: 0-d input",), versions=">=2,<3")
->>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input",))
+>>> entry = Entry(op="numpy.take", oracle="numpy", outcome="value instead of error",
+...     condition=("precondition: 0-d input",), versions=">=2,<3")
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "",
+...     ("precondition: 0-d input",))
 >>> entry.matches(sig), Entry(op="numpy.take", versions="<2").matches(sig)
 (True, False)
 """
@@ -150,7 +152,8 @@ def entry_problems(d: Any) -> list[str]:
 
     >>> entry_problems({})[:2]
     ['missing op', 'missing oracle']
-    >>> entry_problems({**Entry(op="a", oracle="b", outcome="c", note="n", link="l", at_fault="docs").to_json(), "versions": "banana"})
+    >>> entry_problems({**Entry(op="a", oracle="b", outcome="c", note="n", link="l", at_fault="docs").to_json(),
+    ...     "versions": "banana"})
     ["versions 'banana' is not a PEP 440 specifier set"]
     """
     if not isinstance(d, dict):
@@ -300,8 +303,10 @@ def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.core.outcome import Outcome
-    >>> sig = Signature("onnx.Gather", "onnxruntime", "1.31.1", "cpu", "session", "wrong shape", "", ("in-range", "0-d"))
-    >>> f = Finding(sig, Case("onnx.Gather-13", np.zeros(1), np.zeros(1, np.int64), {"axis": 0}), Outcome.returned(np.zeros(1)), {})
+    >>> sig = Signature("onnx.Gather", "onnxruntime", "1.31.1", "cpu", "session", "wrong shape", "",
+    ...     ("in-range", "0-d"))
+    >>> f = Finding(sig, Case("onnx.Gather-13", np.zeros(1), np.zeros(1, np.int64), {"axis": 0}),
+    ...     Outcome.returned(np.zeros(1)), {})
     >>> e = draft_entries([f])[0]
     >>> e["op"], e["condition"], e["versions"], e["note"][:5], len(e["reproducers"])
     ('onnx.Gather', ['in-range', '0-d'], '>=1.31,<1.32', 'TODO:', 1)

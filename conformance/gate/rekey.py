@@ -28,13 +28,15 @@ Each entry ends up in one of these lists:
 ...     def info(self): return OracleInfo(self.name, "numpy", "1.0", "cpu", self.mode, ("numpy.take",))
 ...     def run_many(self, cases, *, timeout=None):
 ...         return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
->>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+>>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"},
+...     CaseTags("oob-above", "int64", "int"))
 >>> entries = [Entry(op="numpy.take", oracle=name, mode=mode, outcome="value instead of error", policy="clamps",
 ...                  condition=("bad index",), versions=">=1", note=name, reproducers=(case.to_json(),))
 ...            for name, mode in (("clip", "eager"), ("clip-jit", "jit"))]
 >>> out = rekey(entries, [Clip("clip", "eager"), Clip("clip-jit", "jit")])
 >>> [(e.oracle, e.oracles, e.mode, e.note) for e in out.entries], out.counts()
-([('clip', ('clip-jit',), '*', 'clip / clip-jit')], {'kept': 0, 'rekeyed': 0, 'merged': 2, 'split': 0, 'not reproducing': 0, 'not run': 0})
+([('clip', ('clip-jit',), '*', 'clip / clip-jit')], {'kept': 0, 'rekeyed': 0, 'merged': 2, 'split': 0, 'not
+reproducing': 0, 'not run': 0})
 """
 
 from __future__ import annotations

@@ -20,8 +20,10 @@ Nothing here depends on a seed: the reproducers are exact inputs and attributes.
 ...     def info(self): return OracleInfo("clip", "numpy", "1.0", "cpu", "eager", ("numpy.take",))
 ...     def run_many(self, cases, *, timeout=None):
 ...         return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
->>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
->>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps", condition=("bad index",),
+>>> case = Case("numpy.take", np.arange(4), np.array([6]), {"axis": 0, "mode": "raise"},
+...     CaseTags("oob-above", "int64", "int"))
+>>> e = Entry(op="numpy.take", oracle="clip", outcome="value instead of error", policy="clamps",
+...     condition=("bad index",),
 ...           versions=">=1", reproducers=(case.to_json(),))
 >>> [(str(r.status), r.detail) for r in replay([e], [Clip()])]
 [('reproduces', '1 of 1 reproducers show it on clip 1.0')]

@@ -68,7 +68,8 @@ def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:
     >>> import numpy as np
     >>> from conformance.core.case import CaseTags
     >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
-    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"},
+    ...     CaseTags("oob-above", "int64", "int"))
     >>> j = judged_alone(one, info, Outcome.returned(np.array([7])))   # wraps and clamps both read 7
     >>> str(j.signature().policy), settles(j, lambda s: s.policy is Behaviour.WRAPS)
     ('ambiguous', True)
@@ -118,7 +119,8 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     >>> import numpy as np
     >>> from conformance.core.case import CaseTags
     >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
-    >>> case = Case("numpy.take", np.arange(4), np.array([5]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+    >>> case = Case("numpy.take", np.arange(4), np.array([5]), {"axis": 0, "mode": "raise"},
+    ...     CaseTags("oob-above", "int64", "int"))
     >>> j = judgement(case, info, Outcome.returned(np.array([3])))
     >>> [(label, shows) for label, _, _, shows in j.values]
     [('wraps', False), ('clamps', True), ('clamps', True), ('zero-fills', False), ('fills', False), ('observed', True)]

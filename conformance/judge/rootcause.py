@@ -157,7 +157,8 @@ NOT_ABOUT_INDICES = frozenset(
 def beyond_int32(indices: object) -> bool:
     """Whether some index does not fit in int32.
 
-    >>> beyond_int32(np.array([3, -2**31])), beyond_int32(np.array([2**31])), beyond_int32(np.array(2**64 - 1, np.uint64))
+    >>> beyond_int32(np.array([3, -2**31])), beyond_int32(np.array([2**31])), beyond_int32(np.array(2**64 - 1,
+    ...     np.uint64))
     (False, True, True)
     """
     wide = np.asarray(indices).astype(object)
@@ -204,7 +205,8 @@ def merged_into(sig: Signature, fits: Collection[Behaviour], seen: Collection[Si
     >>> s = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "garbage", BEYOND_INT32)
     >>> merged_into(s, {Behaviour.GARBAGE}, [s]).policy is None
     True
-    >>> named = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", BAD_INDEX)
+    >>> named = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps",
+    ...     BAD_INDEX)
     >>> merged_into(replace(named, policy=Behaviour.AMBIGUOUS), {Behaviour.WRAPS, Behaviour.CLAMPS}, [named]) == named
     True
     """
@@ -219,7 +221,8 @@ def fact(sig: Signature, framework: str) -> Signature:
     the oracle's name becomes its framework's, the mode is dropped. Two
     sightings are one finding when their facts are equal.
 
-    >>> eager = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", BAD_INDEX)
+    >>> eager = Signature("torch.take_along_dim", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps",
+    ...     BAD_INDEX)
     >>> fact(eager, "torch") == fact(replace(eager, oracle="torch-compile", mode="compile"), "torch")
     True
     >>> fact(eager, "torch") == fact(replace(eager, oracle="torch-compile", policy=Behaviour.CLAMPS), "torch")
@@ -405,8 +408,10 @@ def variant(case: Case, behaviour: Behaviour) -> Mapping[str, str]:
 
     >>> from conformance.core.case import CaseTags
     >>> tags = CaseTags("oob-above", "int64", "float")
-    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, tags), Behaviour.WRAPS))
-    {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64', 'behaviour': 'wraps'}
+    >>> dict(variant(Case("onnx.Gather-11", np.zeros(3, np.float32), np.array([5]), {"axis": 0}, tags),
+    ...     Behaviour.WRAPS))
+    {'op': 'onnx.Gather-11', 'regime': 'oob-above', 'data dtype': 'float32', 'index dtype': 'int64', 'behaviour':
+    'wraps'}
     """
     regime = case.tags.regime.value if case.tags else ""
     return {

@@ -19,7 +19,8 @@ example cannot tell two of them apart, or garbage when none explains it.
 
 >>> import numpy as np
 >>> from conformance.core.case import CaseTags
->>> case = Case("numpy.take", np.array([10, 20, 30]), np.array([-1]), {"axis": 0, "mode": "raise"}, CaseTags("negative", "int64", "int"))
+>>> case = Case("numpy.take", np.array([10, 20, 30]), np.array([-1]), {"axis": 0, "mode": "raise"},
+...     CaseTags("negative", "int64", "int"))
 >>> v = judge(case, reference_outcome(case), Outcome.returned(np.array([10])), PolicyValues(case))
 >>> v.conforms, str(v.outcome), str(v.behaviour)
 (False, 'wrong value', 'clamps (raw)')
@@ -310,7 +311,8 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     'garbage'
     >>> observed_policy(Outcome.returned(np.zeros((2, 0))), PolicyValues(case)).value
     'unchecked (empty output)'
-    >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"})   # wrap and clamp both read 7
+    >>> one = Case("numpy.take", np.array([7]), np.array([1]),
+    ...     {"axis": 0, "mode": "raise"})   # wrap and clamp both read 7
     >>> observed_policy(Outcome.returned(np.array([7])), PolicyValues(one)).value
     'ambiguous'
     """
@@ -403,7 +405,8 @@ def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> Mi
             return Mismatch(MismatchKind.UNDOCUMENTED_DTYPE)
         index_dtype = np.asarray(case.indices).dtype
         if index_dtype.kind not in "iu" or index_dtype.name in spec(case.op).mask_dtypes:
-            # bool or float indices, or a documented mask: no integer semantics to hold a value to (the dtype table says so)
+            # bool or float indices, or a documented mask: no integer semantics to hold a value to (the dtype table says
+            # so)
             return Mismatch.OK
     if got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
         return Mismatch(MismatchKind.DTYPE_REJECTED)
@@ -452,7 +455,8 @@ def _only_nan_payloads(got: np.ndarray, want: np.ndarray) -> bool:
     """True if every differing element is a NaN in both (only the payload bits differ).
 
     >>> a = np.array([1.0, np.nan], np.float32)
-    >>> _only_nan_payloads(a, np.array([1.0, -np.nan], np.float32)), _only_nan_payloads(a, np.array([2.0, np.nan], np.float32))
+    >>> _only_nan_payloads(a, np.array([1.0, -np.nan], np.float32)), _only_nan_payloads(a,
+    ...     np.array([2.0, np.nan], np.float32))
     (True, False)
     """
     if got.dtype.kind not in "fcV" or got.dtype.kind == "V" and got.dtype.name != "bfloat16":
@@ -491,12 +495,15 @@ def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits:
     (:func:`narrowed`): what departs there is the finding.
 
     >>> from conformance.core.case import CaseTags
-    >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
+    >>> case = Case("torch.gather", np.array([1, 2, 3]), np.array([-1]), {"dim": 0},
+    ...     CaseTags("negative", "int64", "int"))
     >>> v = judge(case, reference_outcome(case), Outcome.returned(np.array([3])), PolicyValues(case))
     >>> v.conforms, str(v.outcome), str(v.behaviour)
     (False, 'value instead of error', 'wraps')
-    >>> wide = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None}, CaseTags("in-range", "int64", "int"))
-    >>> judge(wide, reference_outcome(wide), Outcome.returned(np.array([7], np.int32)), PolicyValues(wide), bits=32).conforms
+    >>> wide = Case("jax.numpy.take", np.array([2**40, 7]), np.array([1]), {"axis": 0, "mode": None},
+    ...     CaseTags("in-range", "int64", "int"))
+    >>> judge(wide, reference_outcome(wide), Outcome.returned(np.array([7], np.int32)), PolicyValues(wide),
+    ...     bits=32).conforms
     True
     """
     verdict = _verdict(case, ref, got, values)

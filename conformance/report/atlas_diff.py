@@ -4,8 +4,10 @@ report leads with: ``2.13.0 → 2.14.0: clamps → raises``.
 
 >>> from conformance.results.atlas import Atlas, AtlasCell
 >>> def cell(version, behaviour, error=None):
-...     return AtlasCell("size", "element gather", "torch.gather", "torch", version, behaviour, error, behaviour == "raises", {})
->>> [c.words() for c in atlas_changes(Atlas([cell("2.13.0", "clamps")]), Atlas([cell("2.14.0", "raises", "index out of range")]))]
+...     return AtlasCell("size", "element gather", "torch.gather", "torch", version, behaviour, error,
+...     behaviour == "raises", {})
+>>> [c.words() for c in atlas_changes(Atlas([cell("2.13.0", "clamps")]),
+...     Atlas([cell("2.14.0", "raises", "index out of range")]))]
 ['2.13.0 → 2.14.0: clamps → raises (index out of range)']
 """
 
@@ -81,7 +83,8 @@ class AtlasChange:
         """The cell: op, oracle, condition in words and class.
 
         >>> from conformance.results.atlas import AtlasCell
-        >>> AtlasChange(None, AtlasCell("size", "element gather", "torch.gather", "torch", "2", "raises", None, True, {})).where()
+        >>> AtlasChange(None,
+        ...     AtlasCell("size", "element gather", "torch.gather", "torch", "2", "raises", None, True, {})).where()
         'torch.gather on torch: index size (element gather)'
         """
         c = self.cell

@@ -12,7 +12,8 @@ are compared; nothing is parsed back out of words.
 >>> from conformance.judge.signature import Signature
 >>> from conformance.results.atlas import AtlasCell, RootSighting
 >>> from conformance.results.finding import Finding
->>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+>>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps",
+...     ("bad index",))
 >>> ambiguous = RootSighting(replace(sig, policy=Behaviour.AMBIGUOUS), frozenset({Behaviour.WRAPS, Behaviour.CLAMPS}))
 >>> cell = AtlasCell("size", "element gather", "torch.gather", "torch", "2.13.0", "ambiguous", None, False, {},
 ...                  roots=(ambiguous,))

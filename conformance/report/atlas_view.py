@@ -16,7 +16,8 @@ and ``not run`` left out).
 
 >>> from conformance.results.atlas import Atlas, AtlasCell
 >>> ex = {"reference": "error IndexError (index out of range)", "observed": "value float32[1]"}
->>> cells = [AtlasCell("size", "element gather", "torch.gather", "torch", "2.13.0", "raises", "index out of range", True, ex),
+>>> cells = [AtlasCell("size", "element gather", "torch.gather", "torch", "2.13.0", "raises", "index out of range",
+...     True, ex),
 ...          AtlasCell("size", "element gather", "numpy.take_along_axis", "numpy", "2.4.6", "clamps", None, False, ex)]
 >>> [table] = atlas_tables(Atlas(cells), [], {}, {})
 >>> [(c.framework, c.op_label) for c in table.columns], table.rows[0].disagree, table.rows[0].cells[0].departs
@@ -229,7 +230,8 @@ def _array_text(encoded: Any, values: bool) -> str:
 def _outcome_text(example: Mapping[str, Any], which: str) -> str:
     """The short description of the reference's or the oracle's outcome, with its values where it has them.
 
-    >>> _outcome_text({"observed": "value int64[1]", "observed_value": {"dtype": "int64", "shape": [1], "b64": "BwAAAAAAAAA="}}, "observed")
+    >>> _outcome_text({"observed": "value int64[1]",
+    ...     "observed_value": {"dtype": "int64", "shape": [1], "b64": "BwAAAAAAAAA="}}, "observed")
     'value int64[1] = [7]'
     """
     text = str(example.get(which, "?"))

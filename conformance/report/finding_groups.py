@@ -13,7 +13,8 @@ status, and the text the search box matches.
 >>> from conformance.report.views import finding_views
 >>> def f(outcome, status="new"):
 ...     sig = Signature("onnx.Gather", "onnxruntime", "1.31.1", "cpu", "session", outcome, "wraps", ("negative",))
-...     return Finding(sig, Case("onnx.Gather-1", np.zeros(3), np.array([-1])), Outcome.returned(np.zeros(1)), {}, status=status)
+...     return Finding(sig, Case("onnx.Gather-1", np.zeros(3), np.array([-1])), Outcome.returned(np.zeros(1)), {},
+...     status=status)
 >>> groups = finding_groups(finding_views([f("spec silent"), f("wrong value"), f("wrong value", "known")]), {})
 >>> [(g.key, len(g.items)) for g in groups]
 [('new', 1), ('silent', 1), ('known', 1)]

@@ -72,7 +72,8 @@ def headline(run: RunResult) -> str:
 def facts_line(run: RunResult) -> str:
     """The console's headline, then the seed and the versions, in one line.
 
-    >>> facts_line(RunResult({"oracles": [{"name": "jax", "framework": "jax", "version": "0.10.2"}]}, 1, {}, {"jax": 3}, 0.0, {}, []))
+    >>> facts_line(RunResult({"oracles": [{"name": "jax", "framework": "jax", "version": "0.10.2"}]}, 1, {}, {"jax": 3},
+    ...     0.0, {}, []))
     '3 oracle runs in 0.0 s · 0 findings (0 new, 0 known) · 0 raw discrepancies · seed 1 · jax 0.10.2'
     """
     versions = framework_versions(run.facts) or [
@@ -172,7 +173,8 @@ def warning_lines(run: RunResult) -> list[str]:
 
     >>> from conformance.results.finding import HarnessError
     >>> errors = [HarnessError("judge", "KeyError: 'x'")]
-    >>> for line in warning_lines(RunResult({}, 0, {}, {}, 1.0, {}, [], harness_errors=errors, status=RunStatus.PARTIAL)):
+    >>> for line in warning_lines(RunResult({}, 0, {}, {}, 1.0, {}, [], harness_errors=errors,
+    ...     status=RunStatus.PARTIAL)):
     ...     print(line)
     **Run partial**: the matrix and the findings cover only part of it.
     **1 harness error** (judge: KeyError: 'x')

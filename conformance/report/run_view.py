@@ -2,7 +2,8 @@
 prints (the same numbers, in the same words), and the run facts as a
 readable table with one definition of each rate and durations in human units.
 
->>> run = RunResult({}, 0, {}, {"numpy": 40}, 2.0, {}, [], figures={"class_cases": 8, "oracle_runs": 40, "loop_seconds": 1.6})
+>>> run = RunResult({}, 0, {}, {"numpy": 40}, 2.0, {}, [],
+...     figures={"class_cases": 8, "oracle_runs": 40, "loop_seconds": 1.6})
 >>> console_head(run)
 '40 oracle runs in 2.0 s · 0 findings (0 new, 0 known) · 0 raw discrepancies'
 >>> rates(run.figures)
@@ -72,7 +73,8 @@ def rates(figures: Mapping[str, Any]) -> tuple[float | None, float | None]:
 def budget_text(key: str, value: Any) -> str:
     """One campaign setting in words.
 
-    >>> budget_text("budget_s", None), budget_text("ops", None), budget_text("shard", [0, 1]), budget_text("budget_s", 90)
+    >>> budget_text("budget_s", None), budget_text("ops", None), budget_text("shard", [0, 1]), budget_text("budget_s",
+    ...     90)
     ('no limit', 'all', '1 of 1', '1.5 min')
     """
     if key == "budget_s":

@@ -152,7 +152,8 @@ def merge_group(group: Sequence[Finding]) -> Finding:
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
-    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps",
+    ...     ("bad index",))
     >>> big = Finding(sig, Case("torch.take", np.zeros(9), np.zeros(2, int)), None, {}, count=4, first_seen_s=1.0)
     >>> small = Finding(sig, Case("torch.take", np.zeros(2), np.zeros(1, int)), None, {}, count=3, first_seen_s=2.0)
     >>> m = merge_group([big, small]); (m.count, m.first_seen_s, m.case.data.size)
@@ -175,7 +176,8 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
-    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)", ("bad index",))
+    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)",
+    ...     ("bad index",))
     >>> f = Finding(sig, Case("numpy.take", np.zeros(2), np.zeros(1, int)), None, {}, count=2)
     >>> [g.count for g in merge_findings([f, f])]
     [4]
@@ -258,7 +260,10 @@ def shard_problem(runs: Sequence[RunResult], labels: Sequence[str]) -> str | Non
         seen[shard] = k
     count = {n for _, n in seen}
     if len(count) > 1:
-        return f"the results are shards of different splits ({', '.join(_label(labels, k, r) for k, r in enumerate(runs))})"
+        return (
+            f"the results are shards of different splits "
+            f"({', '.join(_label(labels, k, r) for k, r in enumerate(runs))})"
+        )
     n = count.pop()
     missing = [i for i in range(n) if (i, n) not in seen]
     if missing:
@@ -293,7 +298,8 @@ def shard_mismatch(runs: Sequence[RunResult]) -> str | None:
 def merge_status(statuses: Iterable[RunStatus]) -> RunStatus:
     """The status of shards as one run: complete only if every shard is.
 
-    >>> str(merge_status([RunStatus.COMPLETE, RunStatus.COMPLETE])), str(merge_status([RunStatus.COMPLETE, RunStatus.INTERRUPTED]))
+    >>> str(merge_status([RunStatus.COMPLETE, RunStatus.COMPLETE])), str(merge_status([RunStatus.COMPLETE,
+    ...     RunStatus.INTERRUPTED]))
     ('complete', 'interrupted')
     """
     return next((s for s in statuses if s is not RunStatus.COMPLETE), RunStatus.COMPLETE)
@@ -464,7 +470,8 @@ def compare_runs(old: RunResult, new: RunResult) -> Comparison:
     >>> from conformance.core.case import Case
     >>> from conformance.core.outcome import Outcome
     >>> def run(version, behaviour):
-    ...     sig = Signature("torch.take", "torch", version, "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+    ...     sig = Signature("torch.take", "torch", version, "cpu", "eager", "value instead of error", "wraps",
+    ...     ("bad index",))
     ...     f = Finding(sig, Case("torch.take", np.zeros(2), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {})
     ...     matrix = {MatrixKey("torch.take", "negative", "float"): {"torch": {behaviour: 3}}}
     ...     return RunResult({"torch": version}, 0, {}, {}, 1.0, matrix, [f])

@@ -15,8 +15,10 @@ an atlas, the finding's other oracles).
 >>> from conformance.core.case import Case
 >>> from conformance.core.outcome import ErrorClass, Outcome
 >>> from conformance.judge.signature import Signature
->>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
->>> f = Finding(sig, Case("torch.gather", np.arange(3.0), np.array([3]), {"dim": 0}), Outcome.raised(IndexError("out of range"), ErrorClass.INDEX_OUT_OF_RANGE),
+>>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps",
+...     ("bad index",))
+>>> f = Finding(sig, Case("torch.gather", np.arange(3.0), np.array([3]), {"dim": 0}),
+...     Outcome.raised(IndexError("out of range"), ErrorClass.INDEX_OUT_OF_RANGE),
 ...             {"torch": Outcome.returned(np.array([0.0]))}, scripts={"torch": "import torch\\n"})
 >>> print(issue_text(f, {"versions": {"torch": "2.13.0"}, "platform": "Linux", "python": "3.11.7"}).splitlines()[0])
 # `torch.gather(data, indices, dim=0)` returns a value instead of an error (it wraps) for bad index

@@ -6,7 +6,8 @@ outcome laid out next to the reference, its scripts and its model.
 >>> from conformance.core.case import Case
 >>> from conformance.judge.signature import Signature
 >>> from conformance.core.outcome import Outcome
->>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)", ("bad index",))
+>>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)",
+...     ("bad index",))
 >>> f = Finding(sig, Case("numpy.take", np.arange(3), np.array([-1])), Outcome.returned(np.array([2])),
 ...             {"numpy": Outcome.returned(np.array([0]))}, scripts={"numpy": "print(1)"})
 >>> [(v.number, v.anchor, [o.note for o in v.outcomes], v.scripts[0][1]) for v in finding_views([f])]
@@ -67,7 +68,8 @@ def finding_anchor(finding: Finding) -> str:
     >>> import numpy as np
     >>> from conformance.core.case import Case
     >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)", ("bad index",))
+    >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "clamps (raw)",
+    ...     ("bad index",))
     >>> finding_anchor(Finding(sig, Case("numpy.take", np.zeros(1), np.zeros(1, int)), Outcome.unsupported(""), {}))
     'f-226a4e3b9b'
     """

@@ -70,7 +70,9 @@ class Finding:
         >>> [(s.oracle, s.mode) for s in f.mode_signatures()]
         [('torch', 'eager'), ('torch-compile', 'compile (inductor)')]
         """
-        others = [replace(self.signature, oracle=o, mode=m) for o, m in self.modes.items() if o != self.signature.oracle]
+        others = [
+            replace(self.signature, oracle=o, mode=m) for o, m in self.modes.items() if o != self.signature.oracle
+        ]
         return [self.signature, *others]
 
     def to_json(self) -> dict[str, Any]:
@@ -132,7 +134,8 @@ def across_modes(findings: list[Finding]) -> list[Finding]:
     conform are those some member saw conform and no member saw show it.
 
     >>> import numpy as np
-    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps", ("bad index",))
+    >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "value instead of error", "wraps",
+    ...     ("bad index",))
     >>> case = Case("torch.take", np.zeros(3), np.array([-1]))
     >>> eager = Finding(sig, case, Outcome.returned(np.zeros(1)), {}, count=2, framework="torch",
     ...                 scripts={"torch": "e"}, conforming_modes={"torch-compile": "compile"})

@@ -124,7 +124,8 @@ class RunResult:
         >>> RunResult.load("/nonexistent/results.json")
         Traceback (most recent call last):
         ...
-        conformance.results.run_result.ResultsFileError: /nonexistent/results.json: cannot read it (No such file or directory)
+        conformance.results.run_result.ResultsFileError: /nonexistent/results.json: cannot read it (No such file or
+        directory)
         """
         path = Path(path)
         d = read_json_file(path, "a results file", ResultsFileError)

@@ -8,7 +8,8 @@ the oracle's outcome, so a finding can be rebuilt without re-running
 anything), ``harness_error`` lines, ``replay`` lines (a baseline entry's
 reproducers replayed by ``check``), ``renamed`` lines (a root cause named on
 an example built or found while findings are built: its new signature and
-that example), ``finding`` lines once shrunk, and an ``end`` line. Lines are flushed after every drawn case, so a campaign killed
+that example), ``finding`` lines once shrunk, and an ``end`` line. Lines are flushed after every drawn case, so a
+campaign killed
 at any moment (SIGKILL, out of memory, a CI timeout) leaves what it had done,
 and :func:`read_stream` rebuilds a :class:`~conformance.results.run_result.RunResult`
 from it.

@@ -88,7 +88,10 @@ ONNX_BOUNDS = (
     "It is an error if any of the index values are out of bounds."
 )
 ONNX_T = "Constrain input and output types to any tensor type."
-ONNX_AXIS = "Which axis to gather on. Negative value means counting dimensions from the back. Accepted range is [-r, r-1] where r = rank(data)."
+ONNX_AXIS = (
+    "Which axis to gather on. Negative value means counting dimensions from the back. Accepted range is [-r, "
+    "r-1] where r = rank(data)."
+)
 
 # -- NumPy ----------------------------------------------------------------------
 _nt = _q(spec("numpy.take").doc)
@@ -141,7 +144,8 @@ BASES: dict[str, OpBasis] = {
         _og(ONNX_BOUNDS),
         _og(ONNX_T),
         _og(
-            "gather entries of the axis dimension of data (by default outer-most one as axis=0) indexed by indices, and concatenates them in an output tensor of rank q + (r - 1)."
+            "gather entries of the axis dimension of data (by default outer-most one as axis=0) indexed by indices, "
+            "and concatenates them in an output tensor of rank q + (r - 1)."
         ),
         {"axis": _og(ONNX_AXIS)},
     ),
@@ -149,7 +153,8 @@ BASES: dict[str, OpBasis] = {
         _oge(ONNX_BOUNDS),
         _oge(ONNX_T),
         _oge(
-            "Its output shape is the same as the shape of indices and consists of one value (gathered from the data) for each element in indices."
+            "Its output shape is the same as the shape of indices and consists of one value (gathered from the data) "
+            "for each element in indices."
         ),
         {"axis": _oge(ONNX_AXIS)},
     ),
@@ -189,11 +194,13 @@ BASES: dict[str, OpBasis] = {
     ),
     "torch.take": OpBasis(
         Silent(
-            "negatives and bad indices are not documented: the catalog holds numpy's rule (negatives wrap once, out of range raises)"
+            "negatives and bad indices are not documented: the catalog holds numpy's rule (negatives wrap once, out "
+            "of range raises)"
         ),
         _tt("index (LongTensor): the indices into tensor"),
         _tt(
-            "The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape as the indices."
+            "The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape as the "
+            "indices."
         ),
     ),
     "torch.take_along_dim": OpBasis(
@@ -206,7 +213,8 @@ BASES: dict[str, OpBasis] = {
         Silent("negatives and bad indices are not documented: the catalog holds indices to [0, size)"),
         _tis("index (IntTensor or LongTensor): the 1-D tensor containing the indices to index"),
         _tis(
-            "The dimth dimension has the same size as the length of index; other dimensions have the same size as in the original tensor."
+            "The dimth dimension has the same size as the length of index; other dimensions have the same size as in "
+            "the original tensor."
         ),
         {"dim": _tis("dim (int): the dimension in which we index")},
     ),
@@ -216,7 +224,8 @@ BASES: dict[str, OpBasis] = {
         _tfg("return p_shape[:axis] + i_shape[batch_dims:] + p_shape[axis+1:]"),
         {
             "axis": _tfg(
-                "Must be greater than or equal to batch_dims. Defaults to the first non-batch dimension. Supports negative indexes."
+                "Must be greater than or equal to batch_dims. Defaults to the first non-batch dimension. Supports "
+                "negative indexes."
             ),
             "batch_dims": _tfg(
                 "batch_dims: An integer. The number of batch dimensions. Must be less than or equal to rank(indices)."
@@ -227,7 +236,8 @@ BASES: dict[str, OpBasis] = {
         _tfnd('If "" or "DEFAULT", the default behavior is used (error on CPU and ignore on GPU).'),
         _tfnd("indices: A Tensor. Must be one of the following types: int32, int64."),
         _tfnd(
-            "In tf.gather_nd, indices defines slices into the first N dimensions of params, where N = indices.shape[-1]."
+            "In tf.gather_nd, indices defines slices into the first N dimensions of params, where N = "
+            "indices.shape[-1]."
         ),
         {"batch_dims": _tfnd("batch_dims: An integer or a scalar 'Tensor'. The number of batch dimensions.")},
     ),
@@ -257,7 +267,8 @@ BASES: dict[str, OpBasis] = {
         _wg("a negative index means indexing from the end of the dimension"),
         _wg('The values must be of type "int32", "uint32" or "int64"'),
         Silent(
-            "the shape rule is stated by the algorithm's steps, not a sentence: input.shape[:axis] + indices.shape + input.shape[axis+1:]"
+            "the shape rule is stated by the algorithm's steps, not a sentence: input.shape[:axis] + indices.shape + "
+            "input.shape[axis+1:]"
         ),
         {"axis": Silent("axis is an unsigned long: negative values are not representable")},
     ),
@@ -290,7 +301,8 @@ BASES: dict[str, OpBasis] = {
     "torch.advanced_indexing": OpBasis(
         _tai("The contents of a tensor can be accessed and modified using Python's indexing and slicing notation"),
         Silent(
-            "the tensors page names no index dtype; torch's error ('tensors used as indices must be long, int, byte or bool tensors') is the catalog's source"
+            "the tensors page names no index dtype; torch's error ('tensors used as indices must be long, int, byte "
+            "or bool tensors') is the catalog's source"
         ),
         Silent("the page gives no shape rule; NumPy's integer-array indexing is held"),
     ),
@@ -303,7 +315,8 @@ BASES: dict[str, OpBasis] = {
         _jlg("The behavior for out-of-bounds indices when set to 'promise_in_bounds' is implementation-defined."),
         Silent(_NO_DTYPES),
         _jlg(
-            "dimension_numbers: a lax.GatherDimensionNumbers object that describes how dimensions of operand, start_indices and the output relate."
+            "dimension_numbers: a lax.GatherDimensionNumbers object that describes how dimensions of operand, "
+            "start_indices and the output relate."
         ),
     ),
     "mlx.take": OpBasis(
@@ -312,7 +325,8 @@ BASES: dict[str, OpBasis] = {
         _mt("As an example, if the axis=1 this is equivalent to a[:, indices, ...]."),
         {
             "axis": _mt(
-                "If the axis is not specified the array is treated as a flattened 1-D array prior to performing the take."
+                "If the axis is not specified the array is treated as a flattened 1-D array prior to performing the "
+                "take."
             )
         },
     ),
@@ -330,7 +344,8 @@ BASES: dict[str, OpBasis] = {
     "paddle.gather": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
         _pg(
-            "Supported data type is int32, int64, float32, float64, complex64, complex128 and uint8 (only for CPU), float16 (only for GPU)."
+            "Supported data type is int32, int64, float32, float64, complex64, complex128 and uint8 (only for CPU), "
+            "float16 (only for GPU)."
         ),
         _pg("index (Tensor): The index input tensor with rank=0 or rank=1. Data type is int32 or int64."),
         {"axis": _pg("The default value is None, if None, the axis is 0.")},
@@ -355,7 +370,8 @@ BASES: dict[str, OpBasis] = {
         Silent(_NO_OOB + " (nor of negatives)"),
         _pis("The data of x can be one of float16, float32, float64, int32, int64, complex64 and complex128."),
         _pis(
-            "The dim-th dimension has the same size as the length of index; other dimensions have the same size as in the x tensor."
+            "The dim-th dimension has the same size as the length of index; other dimensions have the same size as in "
+            "the x tensor."
         ),
         {"axis": _pis("axis (int, optional): The dimension in which we index. Default: if None, the axis is 0.")},
     ),
@@ -363,7 +379,8 @@ BASES: dict[str, OpBasis] = {
         _pt("'raise': raise an error (default);"),
         _pt("x (Tensor): An N-D Tensor, its data type should be int32, int64, float32, float64."),
         _pt(
-            "The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape as the index."
+            "The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape as the "
+            "index."
         ),
         {"mode": _pt("mode (str, optional): Specifies how out-of-bounds index will behave.")},
     ),
@@ -373,7 +390,8 @@ BASES: dict[str, OpBasis] = {
         _at("Should have one or more dimensions (axes)."),
         {
             "axis": _at(
-                "If x is a one-dimensional array, providing an axis is optional; however, if x has more than one dimension, providing an axis is required."
+                "If x is a one-dimensional array, providing an axis is optional; however, if x has more than one "
+                "dimension, providing an axis is required."
             )
         },
     ),
@@ -411,7 +429,8 @@ DECIDED_BY: dict[ConditionKind, Decision] = {
     ConditionKind.EMPTY_DATA: Decision.SHAPES,
     ConditionKind.ATTRIBUTE: Decision.ATTRIBUTE,
 }
-"""The decision a root cause's condition departs from; every other condition (bad indices, regimes, any input) the policy."""
+"""The decision a root cause's condition departs from; every other condition (bad indices, regimes, any input) the
+policy."""
 
 
 def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:

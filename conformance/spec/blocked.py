@@ -161,7 +161,9 @@ def _taken(source: np.ndarray, t: _Term, policy: IndexPolicy, coords: list[Coord
         return None
     if policy.negative is not Negative.WRAP or policy.out_of_range is not OutOfRange.ERROR:
         return None
-    if not ((values.dtype == np.intp and values.flags.c_contiguous) or (values.dtype.kind == "i" and values.size <= limit)):
+    if not (
+        (values.dtype == np.intp and values.flags.c_contiguous) or (values.dtype.kind == "i" and values.size <= limit)
+    ):
         return None
     try:
         return np.take(source, values, axis=1)

@@ -204,14 +204,19 @@ JAX_ATTRS = (
     Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"),
 )
 JAX_NOTE = (
-    "jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) "
-    "for out-of bounds indices' (after 'normalization of negative indices': they wrap once); as numpy.take, any index into an empty axis raises IndexError "
-    "in every mode (the docstring is silent; the code says 'Cannot do a non-empty jnp.take() from an empty axis'); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> 0), "
-    "though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; \"wrap\" (not in the docstring) is numpy.take's modulo"
+    "jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound "
+    "indices'; mode: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices' (after "
+    "'normalization of negative indices': they wrap once); as numpy.take, any index into an empty axis raises "
+    "IndexError in every mode (the docstring is silent; the code says 'Cannot do a non-empty jnp.take() from an empty "
+    "axis'); \"clip\" clamps the raw value as numpy.take does ('this disables indexing with negative numbers': -1 -> "
+    "0), though the docstring's 'equivalent indexing syntax' x.at[indices].get(mode='clip') wraps -1 to size - 1; "
+    '"wrap" (not in the docstring) is numpy.take\'s modulo'
 )
 JAX_ALONG_NOTE = (
-    "jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; wrap_negative_indices: 'If unset, defaults to a legacy behavior "
-    '(wrapping unless the indexing mode is \'promise_in_bounds\')\': in "fill" and "clip" a negative index wraps once, then fills or clamps (-1 -> size - 1)'
+    "jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; "
+    "wrap_negative_indices: 'If unset, defaults to a legacy behavior "
+    '(wrapping unless the indexing mode is \'promise_in_bounds\')\': in "fill" and "clip" a negative index wraps '
+    "once, then fills or clamps (-1 -> size - 1)"
 )
 
 _gather1 = OpSpec(
@@ -223,7 +228,8 @@ _gather1 = OpSpec(
     NONNEGATIVE,
     ONNX_DTYPES,
     ONNX_IDX,
-    "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices came with opset 11)",
+    "Gather-1: 'All index values are expected to be within bounds' (negatives are not mentioned; negative indices "
+    "came with opset 11)",
     opset=1,
     unspecified=frozenset({"negative"}),
 )
@@ -243,10 +249,10 @@ _ge11 = OpSpec(
     ONNX,
     ONNX_DTYPES,
     ONNX_IDX,
-    "'within bounds [-s, s-1] ... an error if any of the index values are out of bounds'; output shape = indices shape, "
-    "so indices may be smaller than data in the other dimensions; never larger, as the equations "
-    "out[i][j] = input[index[i][j]][j] read input[.][j] and 'It is similar to Torch's gather operation', which states the rule "
-    "(onnxruntime enforces it even for empty indices)",
+    "'within bounds [-s, s-1] ... an error if any of the index values are out of bounds'; output shape = indices "
+    "shape, so indices may be smaller than data in the other dimensions; never larger, as the equations "
+    "out[i][j] = input[index[i][j]][j] read input[.][j] and 'It is similar to Torch's gather operation', which states "
+    "the rule (onnxruntime enforces it even for empty indices)",
     opset=11,
 )
 _gnd11 = OpSpec(
@@ -265,41 +271,48 @@ _gnd12 = replace(_gnd11, attrs=(Attr("batch_dims", 0, "int in [0, min(q, r) - 1]
 
 TNP_DOC = "https://www.tensorflow.org/api_docs/python/tf/experimental/numpy/{}"
 TNP_TAKE_MODES = {"clip": CLIP, "wrap": MODULO, "raise": ONNX}
-"""tf.experimental.numpy.take: 'default mode is clip'; the modes are numpy.take's ("clip" clamps the raw value: -1 -> 0)."""
+"""tf.experimental.numpy.take: 'default mode is clip'; the modes are numpy.take's ("clip" clamps the raw value: -1 ->
+0)."""
 TNP_TAKE_NOTE = (
-    "'TensorFlow variant of NumPy's take ... out argument is not supported, and default mode is clip. See the NumPy documentation for numpy.take': "
-    "numpy.take's modes ('raise' raises, 'wrap' wraps around, 'clip' clips to the range and so disables negative indices), clip by default; "
-    "index dtypes as NumPy's (any integer). Not as documented: mode='raise' is refused for every input (ValueError \"The 'raise' mode to take is not supported\"), "
+    "'TensorFlow variant of NumPy's take ... out argument is not supported, and default mode is clip. See the NumPy "
+    "documentation for numpy.take': numpy.take's modes ('raise' raises, 'wrap' wraps around, 'clip' clips to the "
+    "range and so disables negative indices), clip by default; index dtypes as NumPy's (any integer). Not as "
+    "documented: mode='raise' is refused for every input (ValueError \"The 'raise' mode to take is not supported\"), "
     "and only int32/int64 indices are accepted (InvalidArgumentError from the Shape op's out_type)"
 )
 TNP_ALONG_NOTE = (
-    "'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy indexing, negatives wrap once, "
-    "out of range raises (GatherV2's InvalidArgumentError); other dimensions broadcast; axis has no default (the signature is (arr, indices, axis)), "
-    "axis=None flattens (only with NumPy behaviour switched on). Not as documented: only int32/int64 indices are accepted"
+    "'TensorFlow variant of NumPy's take_along_axis ... See the NumPy documentation for numpy.take_along_axis': fancy "
+    "indexing, negatives wrap once, out of range raises (GatherV2's InvalidArgumentError); other dimensions "
+    "broadcast; axis has no default (the signature is (arr, indices, axis)), axis=None flattens (only with NumPy "
+    "behaviour switched on). Not as documented: only int32/int64 indices are accepted"
 )
 TORCH_ALONG_NOTE = (
-    "'Selects values from input at the 1-dimensional indices from indices along the given dim. ... This function is similar to "
-    "NumPy's take_along_axis. See also torch.gather()': the docs defer to numpy.take_along_axis, so its rule is followed: "
-    "negatives wrap once, out of range raises; other dimensions broadcast; 'If dim is None, the input array is treated as if it "
-    "has been flattened to 1d' (the same rule holds with dim=None)"
+    "'Selects values from input at the 1-dimensional indices from indices along the given dim. ... This function is "
+    "similar to NumPy's take_along_axis. See also torch.gather()': the docs defer to numpy.take_along_axis, so its "
+    "rule is followed: negatives wrap once, out of range raises; other dimensions broadcast; 'If dim is None, the "
+    "input array is treated as if it has been flattened to 1d' (the same rule holds with dim=None)"
 )
 TORCH_INDEXING_NOTE = (
-    "x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor can be accessed and modified using "
-    "Python's indexing and slicing notation'; the docs state no more, and torch follows NumPy's integer-array indexing: negatives wrap once, "
-    "out of range raises IndexError; index tensors 'must be long, int, byte or bool' and byte/bool are masks, so int32 and int64; "
-    "an index tuple of length 0 is data[()], data itself"
+    "x[i0, i1, ...] with integer tensors (as data[tuple(torch.moveaxis(indices, -1, 0))]): 'The contents of a tensor "
+    "can be accessed and modified using Python's indexing and slicing notation'; the docs state no more, and torch "
+    "follows NumPy's integer-array indexing: negatives wrap once, out of range raises IndexError; index tensors 'must "
+    "be long, int, byte or bool' and byte/bool are masks, so int32 and int64; an index tuple of length 0 is data[()], "
+    "data itself"
 )
 JAX_INDEXING_NOTE = (
-    "x[i0, i1, ...] in JAX (as data[tuple(jnp.moveaxis(indices, -1, 0))]): NumPy's indexing, negatives wrap once; then, per 'Out-of-bounds indexing', "
-    "'when the operation is an array index retrieval (e.g. NumPy indexing or gather-like primitives) the index is clamped to the bounds of the array since "
-    "something must be returned'; an index tuple of length 0 is data[()], data itself"
+    "x[i0, i1, ...] in JAX (as data[tuple(jnp.moveaxis(indices, -1, 0))]): NumPy's indexing, negatives wrap once; "
+    "then, per 'Out-of-bounds indexing', 'when the operation is an array index retrieval (e.g. NumPy indexing or "
+    "gather-like primitives) the index is clamped to the bounds of the array since something must be returned'; an "
+    "index tuple of length 0 is data[()], data itself"
 )
 LAX_GATHER_NOTE = (
-    "lax.gather with the GatherDimensionNumbers of x[i0, ..., ik-1] (offset_dims the trailing data dims, collapsed_slice_dims = start_index_map = (0..k-1), "
-    "slice_sizes (1,)*k + data.shape[k:]) in its default mode=None: the docstring names 'clip', 'fill'/'drop' and 'promise_in_bounds' "
-    "('implementation-defined') but not what None means (the code maps it to PROMISE_IN_BOUNDS, while GatherScatterMode.from_any(None) is FILL_OR_DROP); "
-    "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, so the raw value clamps (-1 -> 0). "
-    "indices.shape[-1] == 0 gathers whole slices, broadcast over the index dimensions (no data[()] special case)"
+    "lax.gather with the GatherDimensionNumbers of x[i0, ..., ik-1] (offset_dims the trailing data dims, "
+    "collapsed_slice_dims = start_index_map = (0..k-1), slice_sizes (1,)*k + data.shape[k:]) in its default "
+    "mode=None: the docstring names 'clip', 'fill'/'drop' and 'promise_in_bounds' ('implementation-defined') but not "
+    "what None means (the code maps it to PROMISE_IN_BOUNDS, while GatherScatterMode.from_any(None) is FILL_OR_DROP); "
+    "the sharp-bits page says 'gather-like primitives' clamp the index, and lax.gather does no NumPy normalisation, "
+    "so the raw value clamps (-1 -> 0). indices.shape[-1] == 0 gathers whole slices, broadcast over the index "
+    "dimensions (no data[()] special case)"
 )
 
 # -- MLX, PaddlePaddle, array API: their constants -----------------------------
@@ -311,81 +324,86 @@ MLX_INDEXING_DOC = "https://ml-explore.github.io/mlx/build/html/usage/indexing.h
 MLX_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("complex128", "str", "object"))
 """mlx.core's Data Types page: bool_, uint8-64, int8-64, float16, float32, float64 (CPU), bfloat16, complex64."""
 MLX_INDEXING = (
-    "'For the most part, indexing an MLX array works the same as indexing a NumPy numpy.ndarray' ('arr[-2]  # negative indexing works'), "
-    "so negatives wrap once; under 'Differences from NumPy': 'Indexing does not perform bounds checking. Indexing out of bounds is undefined "
-    "behavior.' ('exceptions cannot propagate from the GPU'): every index outside [-size, size) is unspecified"
+    "'For the most part, indexing an MLX array works the same as indexing a NumPy numpy.ndarray' ('arr[-2]  # "
+    "negative indexing works'), so negatives wrap once; under 'Differences from NumPy': 'Indexing does not perform "
+    "bounds checking. Indexing out of bounds is undefined behavior.' ('exceptions cannot propagate from the GPU'): "
+    "every index outside [-size, size) is unspecified"
 )
 MLX_TAKE_NOTE = (
-    "mx.take: 'The elements are taken from indices along the specified axis. If the axis is not specified the array is treated as a flattened "
-    "1-D array prior to performing the take. As an example, if the axis=1 this is equivalent to a[:, indices, ...]'; indices: 'Integer index "
-    "or input array with integral type'. The page says nothing of bad indices; through that indexing equivalence: "
-    + MLX_INDEXING
+    "mx.take: 'The elements are taken from indices along the specified axis. If the axis is not specified the array "
+    "is treated as a flattened 1-D array prior to performing the take. As an example, if the axis=1 this is "
+    "equivalent to a[:, indices, ...]'; indices: 'Integer index or input array with integral type'. The page says "
+    "nothing of bad indices; through that indexing equivalence: " + MLX_INDEXING
 )
 MLX_ALONG_NOTE = (
-    "mx.take_along_axis: 'Indices array. These should be broadcastable with the input array excluding the axis dimension'; axis: 'If axis == "
-    "None the array is flattened to 1D prior to the indexing operation' (axis defaults to None). The page says nothing of bad indices; as "
-    "indexing (the Indexing Arrays page): " + MLX_INDEXING
+    "mx.take_along_axis: 'Indices array. These should be broadcastable with the input array excluding the axis "
+    "dimension'; axis: 'If axis == None the array is flattened to 1D prior to the indexing operation' (axis defaults "
+    "to None). The page says nothing of bad indices; as indexing (the Indexing Arrays page): " + MLX_INDEXING
 )
 MLX_ADVANCED_NOTE = (
-    "x[i0, i1, ...] with integer arrays (as data[tuple(mx.moveaxis(indices, -1, 0))]): 'Mixing and matching integers, slice, ..., and array "
-    "indices works just as in NumPy'; " + MLX_INDEXING + "; an index tuple of length 0 is data[()], data itself"
+    "x[i0, i1, ...] with integer arrays (as data[tuple(mx.moveaxis(indices, -1, 0))]): 'Mixing and matching integers, "
+    "slice, ..., and array indices works just as in NumPy'; " + MLX_INDEXING + "; an index tuple of length 0 is "
+    "data[()], data itself"
 )
 PADDLE_DOC = "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/{}_en.html"
 PADDLE_IDX = ("int32", "int64")
 PADDLE_SILENT = (
-    "The page says nothing of negative indices (unspecified) nor of indices out of range; out of range is held to an error, "
-    "as everywhere in this catalog where the docs say nothing (an index must name an element of the axis)"
+    "The page says nothing of negative indices (unspecified) nor of indices out of range; out of range is held to an "
+    "error, as everywhere in this catalog where the docs say nothing (an index must name an element of the axis)"
 )
 PADDLE_GATHER_NOTE = (
-    "paddle.gather(x, index, axis): 'Output is obtained by gathering entries of axis of x indexed by index and concatenate them together'; "
-    "x: 'Supported data type is int32, int64, float32, float64, complex64, complex128 and uint8 (only for CPU), float16 (only for GPU)'; "
-    "index: 'The index input tensor with rank=0 or rank=1. Data type is int32 or int64'; axis: 'The default value is None, if None, the axis "
-    "is 0'; 'If the index is a 0-D tensor, the output will reduce the dimension where the axis pointing'. "
-    + PADDLE_SILENT
+    "paddle.gather(x, index, axis): 'Output is obtained by gathering entries of axis of x indexed by index and "
+    "concatenate them together'; x: 'Supported data type is int32, int64, float32, float64, complex64, complex128 and "
+    "uint8 (only for CPU), float16 (only for GPU)'; index: 'The index input tensor with rank=0 or rank=1. Data type "
+    "is int32 or int64'; axis: 'The default value is None, if None, the axis is 0'; 'If the index is a 0-D tensor, "
+    "the output will reduce the dimension where the axis pointing'. " + PADDLE_SILENT
 )
 PADDLE_GATHER_ND_NOTE = (
-    "paddle.gather_nd(x, index): 'output[(i_0, ..., i_{K-2})] = input[index[(i_0, ..., i_{K-2})]]', 'the output tensor has shape "
-    "index.shape[:-1] + input.shape[index.shape[-1]:]' (so index.shape[-1] == 0 gathers whole slices); x: 'bool, float16, float32, float64, "
-    "int32, int64'; index: 'The index input with rank > 1, index.shape[-1] <= input.rank. Its dtype should be int32, int64'. "
-    + PADDLE_SILENT
+    "paddle.gather_nd(x, index): 'output[(i_0, ..., i_{K-2})] = input[index[(i_0, ..., i_{K-2})]]', 'the output "
+    "tensor has shape index.shape[:-1] + input.shape[index.shape[-1]:]' (so index.shape[-1] == 0 gathers whole "
+    "slices); x: 'bool, float16, float32, float64, int32, int64'; index: 'The index input with rank > 1, "
+    "index.shape[-1] <= input.rank. Its dtype should be int32, int64'. " + PADDLE_SILENT
 )
 PADDLE_ALONG_NOTE = (
-    "paddle.take_along_axis(arr, indices, axis, broadcast=True): 'Take values from the input array by given indices matrix along the "
-    "designated axis'; arr: 'bfloat16, float16, float32, float64, int32, int64, uint8'; indices: 'This must match the dimension of arr, and "
-    "need to broadcast against arr. Supported data type are int32 and int64'; broadcast: 'whether the indices broadcast' (False: the "
-    "page states no rule; indices no larger than arr outside axis is held, as torch.gather's). " + PADDLE_SILENT
+    "paddle.take_along_axis(arr, indices, axis, broadcast=True): 'Take values from the input array by given indices "
+    "matrix along the designated axis'; arr: 'bfloat16, float16, float32, float64, int32, int64, uint8'; indices: "
+    "'This must match the dimension of arr, and need to broadcast against arr. Supported data type are int32 and "
+    "int64'; broadcast: 'whether the indices broadcast' (False: the page states no rule; indices no larger than arr "
+    "outside axis is held, as torch.gather's). " + PADDLE_SILENT
 )
 PADDLE_INDEX_SELECT_NOTE = (
-    "paddle.index_select(x, index, axis=0): 'indexes the input tensor along dimension axis using the entries in index'; x: 'float16, float32, "
-    "float64, int32, int64, complex64 and complex128'; index: 'The 1-D Tensor containing the indices to index. The data type of index must be "
-    "int32 or int64'. " + PADDLE_SILENT
+    "paddle.index_select(x, index, axis=0): 'indexes the input tensor along dimension axis using the entries in "
+    "index'; x: 'float16, float32, float64, int32, int64, complex64 and complex128'; index: 'The 1-D Tensor "
+    "containing the indices to index. The data type of index must be int32 or int64'. " + PADDLE_SILENT
 )
 PADDLE_TAKE_NOTE = (
-    "paddle.take(x, index, mode='raise'): 'The input tensor is treated as if it were viewed as a 1-D tensor. The result takes the same shape "
-    "as the index'; x: 'int32, int64, float32, float64'; index: 'int32, int64'; mode: \"'raise': raise an error (default); 'wrap': wrap "
-    "around; 'clip': clip to the range. 'clip' mode means that all indices that are too large are replaced by the index that addresses the "
-    "last element. Note that this disables indexing with negative numbers\"; the page's example takes idx_neg = arange(-2, 4) in 'raise' mode "
-    "as [10, 11, 0, ...]: in-range negatives wrap once"
+    "paddle.take(x, index, mode='raise'): 'The input tensor is treated as if it were viewed as a 1-D tensor. The "
+    "result takes the same shape as the index'; x: 'int32, int64, float32, float64'; index: 'int32, int64'; mode: "
+    "\"'raise': raise an error (default); 'wrap': wrap around; 'clip': clip to the range. 'clip' mode means that all "
+    "indices that are too large are replaced by the index that addresses the last element. Note that this disables "
+    "indexing with negative numbers\"; the page's example takes idx_neg = arange(-2, 4) in 'raise' mode as [10, 11, "
+    "0, ...]: in-range negatives wrap once"
 )
 PADDLE_MODES = {"raise": ONNX, "wrap": MODULO, "clip": CLIP}
 ARRAY_API_DOC = "https://data-apis.org/array-api/latest/API_specification/generated/array_api.{}.html"
 ARRAY_API_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("float16", "bfloat16", "str", "object"))
 """The standard's data types: bool, int8-64, uint8-64, float32, float64, complex64, complex128."""
 ARRAY_API_OOB = (
-    "Notes: 'This specification does not require bounds checking. The behavior for out-of-bounds indices is left unspecified.' "
-    "(every index outside [-size, size) is unspecified)"
+    "Notes: 'This specification does not require bounds checking. The behavior for out-of-bounds indices is left "
+    "unspecified.' (every index outside [-size, size) is unspecified)"
 )
 ARRAY_API_TAKE_NOTE = (
-    "take(x, indices, /, *, axis=None): x 'Should have one or more dimensions (axes)'; indices: 'The array must be one-dimensional and have "
-    "an integer data type. If an index is negative, the function must determine the element to select along a specified axis (dimension) by "
-    "counting from the last element (where -1 refers to the last element)'; axis: 'If x is a one-dimensional array, providing an axis is "
-    "optional; however, if x has more than one dimension, providing an axis is required'. " + ARRAY_API_OOB
+    "take(x, indices, /, *, axis=None): x 'Should have one or more dimensions (axes)'; indices: 'The array must be "
+    "one-dimensional and have an integer data type. If an index is negative, the function must determine the element "
+    "to select along a specified axis (dimension) by counting from the last element (where -1 refers to the last "
+    "element)'; axis: 'If x is a one-dimensional array, providing an axis is optional; however, if x has more than "
+    "one dimension, providing an axis is required'. " + ARRAY_API_OOB
 )
 ARRAY_API_ALONG_NOTE = (
-    "take_along_axis(x, indices, /, *, axis=-1): x 'Must be compatible with indices, except for the axis (dimension) specified by axis (see "
-    "Broadcasting)'; indices: 'Must have the same rank (i.e., number of dimensions) as x. If an index is negative, the function must determine "
-    "the element to select along a specified axis (dimension) by counting from the last element (where -1 refers to the last element)'. "
-    + ARRAY_API_OOB
+    "take_along_axis(x, indices, /, *, axis=-1): x 'Must be compatible with indices, except for the axis (dimension) "
+    "specified by axis (see Broadcasting)'; indices: 'Must have the same rank (i.e., number of dimensions) as x. If "
+    "an index is negative, the function must determine the element to select along a specified axis (dimension) by "
+    "counting from the last element (where -1 refers to the last element)'. " + ARRAY_API_OOB
 )
 
 
@@ -393,31 +411,34 @@ ARRAY_API_ALONG_NOTE = (
 
 OPENVINO_DOC = "https://docs.openvino.ai/{}/openvino_docs_ops_movement_{}.html"
 OPENVINO_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("complex64", "complex128", "str", "object"))
-"""The element types of OpenVINO's opset ('T: any supported type'): boolean, integers, f16, bf16, f32, f64; no complex, no string."""
+"""The element types of OpenVINO's opset ('T: any supported type'): boolean, integers, f16, bf16, f32, f64; no complex,
+no string."""
 OPENVINO_IDX = ("int32", "int64")
 """'T_IND: int32 or int64' in each op's Types section."""
 OPENVINO_GATHER_NOTE = (
-    "Gather-8: 'Allowed values for indices are in the range [-data.shape[axis], data.shape[axis] - 1]. If index value exceed "
-    "allowed range output data for corresponding index will be filled with zeros (Example 7)'; negatives wrap once, the rest "
-    "reads 0; axis is its third input (required); batch_dims: 'If batch_dims is less than zero, normalized value is used "
-    "batch_dims = indices.rank + batch_dims' and batch_dims <= axis; the semantics are 'identical to TensorFlow* Gather'"
+    "Gather-8: 'Allowed values for indices are in the range [-data.shape[axis], data.shape[axis] - 1]. If index value "
+    "exceed allowed range output data for corresponding index will be filled with zeros (Example 7)'; negatives wrap "
+    "once, the rest reads 0; axis is its third input (required); batch_dims: 'If batch_dims is less than zero, "
+    "normalized value is used batch_dims = indices.rank + batch_dims' and batch_dims <= axis; the semantics are "
+    "'identical to TensorFlow* Gather'"
 )
 OPENVINO_ELEMENTS_NOTE = (
-    "GatherElements-6: 'The indices tensor has the same shape as the data tensor except for the axis dimension'; indices: "
-    "'All index values are expected to be within bounds [0, s-1], where s is size along axis dimension of the data tensor' "
-    "(negatives are not mentioned: unspecified; out of range is held to an error, as where any doc says only what is expected); "
-    "axis: 'Negative value means counting dimensions from the back', required"
+    "GatherElements-6: 'The indices tensor has the same shape as the data tensor except for the axis dimension'; "
+    "indices: 'All index values are expected to be within bounds [0, s-1], where s is size along axis dimension of "
+    "the data tensor' (negatives are not mentioned: unspecified; out of range is held to an error, as where any doc "
+    "says only what is expected); axis: 'Negative value means counting dimensions from the back', required"
 )
 OPENVINO_ND_NOTE = (
-    "GatherND-8: indices: 'It requires all indices from this tensor to be in the range [0, s-1] where s is the corresponding "
-    "dimension to which this index is applied' (negatives are not mentioned: unspecified; out of range is held to an error); "
-    "'indices.shape[-1] <= data.rank'; batch_dims in [0; min(data.rank, indices.rank)), the batch dimensions kept in the "
-    "output (unlike GatherND-5, which flattened them)"
+    "GatherND-8: indices: 'It requires all indices from this tensor to be in the range [0, s-1] where s is the "
+    "corresponding dimension to which this index is applied' (negatives are not mentioned: unspecified; out of range "
+    "is held to an error); 'indices.shape[-1] <= data.rank'; batch_dims in [0; min(data.rank, indices.rank)), the "
+    "batch dimensions kept in the output (unlike GatherND-5, which flattened them)"
 )
 
 
 def _paddle_along(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
-    """paddle.take_along_axis: indices broadcast against arr, or (broadcast=False) no larger than it outside the axis."""
+    """paddle.take_along_axis: indices broadcast against arr, or (broadcast=False) no larger than it outside the
+    axis."""
     rule = OtherDims.BROADCAST if attrs["broadcast"] else OtherDims.WINDOW
     return elements("paddle.take_along_axis", "axis", rule)(data, idx, attrs)
 
@@ -464,8 +485,9 @@ CATALOG: tuple[OpSpec, ...] = (
         ONNX,
         DATA_DTYPES,
         INDEX_DTYPES,
-        "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of range raises IndexError; "
-        "an index tuple of length 0 (indices.shape[-1] == 0) is data[()], data itself: shape data.shape, not broadcast over the index dimensions",
+        "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of "
+        "range raises IndexError; an index tuple of length 0 (indices.shape[-1] == 0) is data[()], data itself: shape "
+        "data.shape, not broadcast over the index dimensions",
     ),
     OpSpec(
         "torch.gather",
@@ -476,8 +498,9 @@ CATALOG: tuple[OpSpec, ...] = (
         NONNEGATIVE,
         TORCH_DTYPES,
         ("int64",),
-        "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; 'When index is empty, we always "
-        "return an empty output with the same shape without further error checking'; negatives are not documented",
+        "index must be a LongTensor; 'index.size(d) <= input.size(d) for all dimensions d != dim'; 'When index is "
+        "empty, we always return an empty output with the same shape without further error checking'; negatives are "
+        "not documented",
     ),
     OpSpec(
         "torch.take",
@@ -488,7 +511,8 @@ CATALOG: tuple[OpSpec, ...] = (
         ONNX,
         TORCH_DTYPES,
         ("int64",),
-        "'The input tensor is treated as if it were viewed as a 1-D tensor'; negative indices wrap (index in [-numel, numel))",
+        "'The input tensor is treated as if it were viewed as a 1-D tensor'; negative indices wrap (index in [-numel, "
+        "numel))",
     ),
     OpSpec(
         "torch.take_along_dim",
@@ -524,7 +548,8 @@ CATALOG: tuple[OpSpec, ...] = (
         NONNEGATIVE,
         TF_DTYPES,
         TF_IDX,
-        "'On CPU, if an out of bound index is found, an error is returned. On GPU, if an out of bound index is found, a 0 is stored'",
+        "'On CPU, if an out of bound index is found, an error is returned. On GPU, if an out of bound index is found, "
+        "a 0 is stored'",
     ),
     OpSpec(
         "tensorflow.gather_nd",
@@ -576,7 +601,8 @@ CATALOG: tuple[OpSpec, ...] = (
         WRAP_THEN_CLAMP,
         WEBNN_DTYPES,
         WEBNN_IDX,
-        "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read out of bounds: we take clamping, as Chromium does",
+        "indices in [-N, N-1] (negatives wrap); out-of-bounds behaviour is implementation-defined and must not read "
+        "out of bounds: we take clamping, as Chromium does",
     ),
     OpSpec(
         "webnn.gatherElements",
@@ -834,7 +860,8 @@ finding. Elsewhere the listed dtypes are what the docs promise, and others
 may be accepted or rejected freely (recorded in the dtype-support table)."""
 
 SPEC_ONLY = ("webnn",)
-"""Frameworks stated from their spec alone: no oracle runs them here (a consistency test holds every other op to an oracle)."""
+"""Frameworks stated from their spec alone: no oracle runs them here (a consistency test holds every other op to an
+oracle)."""
 
 _BY_NAME: dict[str, list[OpSpec]] = {}
 for _s in CATALOG:

@@ -78,7 +78,8 @@ def gather_block(
 
     >>> gather_block("jax.numpy.take", empty_axis_raises=True)((0,), (1,), {"axis": 0})
     Traceback (most recent call last):
-    IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty axis)
+    IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty
+    axis)
     >>> take = gather_block("array_api.take", none_is_0=NoneAxis.ONE_D, index_ranks=(1,))
     >>> take((4,), (2,), {"axis": None}).output_shape
     (2,)
@@ -110,7 +111,8 @@ def gather_block(
         size: int = math.prod(data) if axis is None else data[axis]
         if empty_axis_raises and size == 0 and 0 not in idx:
             raise IndexError(
-                f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty axis)"
+                f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty "
+                f"axis)"
             )
         return flat_plan(data, idx) if axis is None else block_plan(data, idx, axis)
 
