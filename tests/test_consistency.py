@@ -17,11 +17,13 @@ from conformance.campaign.runner import run_campaign
 from conformance.campaign.settings import Settings
 from conformance.cases.class_case import ClassCase
 from conformance.cases.translate import translate
+from conformance.core.behaviour import Behaviour
 from conformance.core.case import OpKey
 from conformance.core.oracle import Reproducer
 from conformance.execution import registry
 from conformance.execution.scripts import save
 from conformance.judge.verdict import reference_outcome
+from conformance.results.finding import Finding
 from conformance.spec.catalog import SPEC_ONLY, specs
 from conformance.spec.plans import EqClass
 
@@ -86,6 +88,16 @@ def _run_script(path: Path, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+def _reads_stray_memory(finding: Finding, output: str) -> bool:
+    """A finding on an index that reads outside the data (MLX documents it as undefined behaviour, OpenVINO's
+    ONNX front end reads past the buffer) saw whatever lay there once: its script may see other bytes
+    ('a value no policy explains', or another word). Known limit, said in the closing note of stop 29."""
+    stray = {Behaviour.GARBAGE, Behaviour.ZERO_FILLS}
+    return finding.signature.policy in stray and (
+        "no policy explains" in output or "garbage" in output or "zero-fills" in output
+    )
+
+
 @pytest.mark.timeout(900)
 def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) -> None:
     """A small campaign over every oracle here; each finding's own oracle's
@@ -111,7 +123,7 @@ def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) ->
     failures = [
         (f.signature.words(), r.returncode, r.stdout[-400:] + r.stderr[-400:])
         for (f, _), r in zip(jobs, runs)
-        if r.returncode != 1 or "REPRODUCED" not in r.stdout
+        if (r.returncode != 1 or "REPRODUCED" not in r.stdout) and not _reads_stray_memory(f, r.stdout)
     ]
     assert failures == []
     frameworks = {result.facts["oracles"][f.signature.oracle]["framework"] for f, _ in jobs}

@@ -230,6 +230,7 @@ NONE_ALLOWED = {
     ("numpy.take_along_axis", "axis"),
     ("torch.take_along_dim", "dim"),
     ("tensorflow.gather", "axis"),
+    ("tensorflow.gather", "batch_dims"),  # TF's generated wrapper reads None as the default 0 (issue 22)
 }
 
 

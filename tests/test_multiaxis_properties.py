@@ -28,6 +28,7 @@ from conformance.spec.policy import (
     POLICIES,
     WRAP_THEN_CLAMP,
     WRAP_THEN_FILL,
+    WRAP_THEN_ZERO,
     ZERO_FILL,
     OutOfRange,
     place_indices,
@@ -275,13 +276,19 @@ def test_extreme_index_values_are_out_of_range_under_error_policies(dtype: str, 
 
 
 @pytest.mark.parametrize(("dtype", "value"), EXTREMES)
-@pytest.mark.parametrize("policy", [CLIP, WRAP_THEN_CLAMP, MODULO, ZERO_FILL, WRAP_THEN_FILL], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "policy", [CLIP, WRAP_THEN_CLAMP, MODULO, ZERO_FILL, WRAP_THEN_FILL, WRAP_THEN_ZERO], ids=lambda p: p.name
+)
 @pytest.mark.parametrize("namespace", ["numpy", "torch", "array_api_strict"])
 def test_extreme_index_values_give_exact_results_under_clamp_wrap_and_fill(dtype, value, policy, namespace) -> None:
     indices = np.array([value, 3], dtype=dtype)
     pos = _exact(value, policy)
     want = np.array(
-        [DATA[pos] if pos is not None else (0 if policy is ZERO_FILL else np.iinfo(np.int32).min), 13], np.int32
+        [
+            DATA[pos] if pos is not None else (0 if policy in (ZERO_FILL, WRAP_THEN_ZERO) else np.iinfo(np.int32).min),
+            13,
+        ],
+        np.int32,
     )
     x, i = {
         "numpy": (DATA, indices),
@@ -384,4 +391,13 @@ def test_tensorflow_gather_nd_with_empty_index_tuples_returns_whole_slices(args:
 
 
 def test_policies_under_test_are_all_the_catalog_policies() -> None:
-    assert set(POLICIES.values()) == {ONNX, NONNEGATIVE, CLIP, WRAP_THEN_CLAMP, MODULO, ZERO_FILL, WRAP_THEN_FILL}
+    assert set(POLICIES.values()) == {
+        ONNX,
+        NONNEGATIVE,
+        CLIP,
+        WRAP_THEN_CLAMP,
+        MODULO,
+        ZERO_FILL,
+        WRAP_THEN_FILL,
+        WRAP_THEN_ZERO,
+    }

@@ -180,9 +180,19 @@ def inprocess_atlas(names: Sequence[str]) -> Atlas | None:
             return self.oracle.info()  # type: ignore[attr-defined, no-any-return]
 
         def run_many(self, cases: Sequence[Case], *, timeout: float | None = None) -> list[Outcome]:
-            ok = [c for c in cases if not hangs(c)]
+            ok = [c for c in cases if not hangs(c) and not aborts(c)]
             ran = iter(self.oracle.run_many(ok))  # type: ignore[attr-defined]
-            return [Outcome.timed_out(20.0) if hangs(c) else next(ran) for c in cases]
+            skipped = Outcome.not_run("in process: an attribute outside int32 aborts some frameworks")
+            return [Outcome.timed_out(20.0) if hangs(c) else skipped if aborts(c) else next(ran) for c in cases]
+
+    def aborts(case: Case) -> bool:
+        """An attribute of the attribute domain that is no small int (onnxruntime's GatherND aborts the
+        process on batch_dims at the int64 extremes: in process, that is the test's own death)."""
+        return any(
+            not isinstance(v, int) or isinstance(v, bool) or abs(v) > 2**31
+            for k, v in case.attrs.items()
+            if k in ("axis", "batch_dims", "dim") and v is not None
+        )
 
     def hangs(case: Case) -> bool:
         i = np.asarray(case.indices)

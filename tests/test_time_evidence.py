@@ -53,11 +53,13 @@ def test_a_worker_starved_by_busy_processes_is_timed_on_its_own_cpu() -> None:
     without a confirmation."""
     before = os.sched_getaffinity(0)
     core = min(before)
-    os.sched_setaffinity(0, {core})  # the worker and the loops inherit it
+    os.sched_setaffinity(0, {core})  # the loops inherit it
     loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
     try:
         with IsolatedOracle("fake-any", PATH, timeout=2.0) as oracle:
             oracle.start()
+            assert oracle.pid is not None
+            os.sched_setaffinity(oracle.pid, {core})  # started by the spawner thread, whose affinity it has
             start = time.monotonic()
             outcome = oracle.run("numpy.take", X, I, do="works", cpu_s=0.6)
             wall = time.monotonic() - start

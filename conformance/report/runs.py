@@ -43,6 +43,8 @@ VOLATILE_FACTS: frozenset[str] = frozenset(
         "wall_s",
         "seconds",
         "executable",
+        "concurrency",  # how many workers ran at once: a figure of the machine, not of the run
+        "timing",  # warm-ups, confirmations, slowest cases: figures, never evidence
     }
 )
 """Facts that may differ between shards of one run without making them different runs."""

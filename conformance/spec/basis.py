@@ -83,6 +83,9 @@ _NO_OOB = (
 _og = _q(ONNX_DOC.format("Gather"))
 _oge = _q(ONNX_DOC.format("GatherElements"))
 _ognd = _q(ONNX_DOC.format("GatherND"))
+_ovg = _q(spec("openvino.Gather").doc)
+_ovge = _q(spec("openvino.GatherElements").doc)
+_ovnd = _q(spec("openvino.GatherND").doc)
 ONNX_BOUNDS = (
     "All index values are expected to be within bounds [-s, s-1] along axis of size s. "
     "It is an error if any of the index values are out of bounds."
@@ -400,6 +403,32 @@ BASES: dict[str, OpBasis] = {
         Silent("the page names no data dtype; indices: an integer data type, as take's"),
         _ata("Must have the same rank (i.e., number of dimensions) as x."),
         {"axis": Silent("the page gives the default, -1, and no sentence on the domain: [-r, r-1] is held")},
+    ),
+    "openvino.Gather": OpBasis(
+        _ovg("If index value exceed allowed range output data for corresponding index will be filled with zeros"),
+        _ovg("T_IND: int32 or int64"),
+        _ovg("identical to TensorFlow* Gather"),
+        {
+            "axis": Silent("the page names axis as the required third input; [-r, r-1] and >= batch_dims are held"),
+            "batch_dims": _ovg("normalized value is used batch_dims = indices.rank + batch_dims"),
+        },
+    ),
+    "openvino.GatherElements": OpBasis(
+        _ovge("All index values are expected to be within bounds [0, s-1]"),
+        _ovge("T_IND: int32 or int64"),
+        _ovge("The indices tensor has the same shape as the data tensor except for the axis dimension"),
+        {"axis": _ovge("Negative value means counting dimensions from the back")},
+    ),
+    "openvino.GatherND": OpBasis(
+        _ovnd("It requires all indices from this tensor to be in the range [0, s-1]"),
+        _ovnd("T_IND: int32 or int64"),
+        _ovnd("indices.shape[-1] <= data.rank"),
+        {
+            "batch_dims": Silent(
+                "the range [0, min(data.rank, indices.rank)) the catalog holds is read off the op's "
+                "examples, not a sentence"
+            )
+        },
     ),
 }
 
