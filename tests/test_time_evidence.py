@@ -130,3 +130,19 @@ def test_a_worker_waiting_for_its_own_child_process_is_not_idle() -> None:
         timing = oracle.timing()
     assert outcome.kind is Kind.VALUE
     assert timing["confirmed"] == 0, timing
+
+
+def test_a_signature_whose_warm_up_hung_costs_its_warm_up_limit_once() -> None:
+    """A shape signature that does not compile within the warm-up's generous
+    limit (OpenVINO's ONNX front end on ``batch_dims=2**63-1``) hangs whatever
+    the case's index values: that warm-up confirms the case's timeout, and the
+    case itself is not given the warm-up's limit again, nor a second run alone
+    (it used to wait the warm-up limit three times, minutes with every other
+    worker stopped). Regression test: a default campaign stalled 3 minutes on
+    one atlas condition."""
+    with IsolatedOracle("fake-compiles", PATH, timeout=0.5, warm_up_limit=2.0) as oracle:
+        outcome = oracle.run("numpy.take", X, I, compile_s=60.0)
+        timing, restarts = oracle.timing(), oracle.restarts
+    assert outcome.kind is Kind.TIMEOUT and outcome.seconds == 0.5
+    assert (timing["warm_ups"], timing["confirmed"], timing["hangs"]) == (1, 1, 1), timing
+    assert restarts == 1  # after the warm-up's hang only: no worker for a confirmation

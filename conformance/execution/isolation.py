@@ -176,9 +176,11 @@ class IsolatedOracle:
         *,
         timeout: float = DEFAULT_TIMEOUT,
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        warm_up_limit: float = WARM_UP_LIMIT,
         max_start_failures: int = 3,
     ) -> None:
         self.name = name
+        self.warm_up_limit = warm_up_limit
         self.module = module
         self.timeout = timeout
         self.startup_timeout = startup_timeout
@@ -192,6 +194,7 @@ class IsolatedOracle:
         self._memo: OrderedDict[bytes, Outcome] = OrderedDict()
         self._warmed: set[str] = set()  # shape signatures the current worker has run
         self._warm_failed: set[str] = set()  # those whose warm-up failed: never warmed again
+        self._warm_hung: set[str] = set()  # those whose warm-up passed its generous limit: see _settled
         self._slowest: list[dict[str, Any]] = []
         self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0}
         self._lock = threading.RLock()
@@ -283,7 +286,7 @@ class IsolatedOracle:
                     done = self._run_batch([wire[i] for i in todo], limit) if todo else {}
                     for position, (outcome, failed) in done.items():
                         if failed and outcome.kind is Kind.TIMEOUT:
-                            outcome = self._confirmed(wire[todo[position]], limit)
+                            outcome = self._settled(wire[todo[position]], limit)
                             failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
                         results[todo[position]] = outcome
                         if failed:
@@ -293,6 +296,18 @@ class IsolatedOracle:
                 self._discard()
                 raise
         return results  # type: ignore[return-value]  # every slot is filled
+
+    def _settled(self, case: Wire, limit: float) -> Outcome:
+        """The outcome of a case that passed its ``limit``: a timeout at once
+        where its shape signature's in-range warm-up already ran for
+        its warm-up limit (:data:`WARM_UP_LIMIT`) in CPU seconds without an answer (a signature that
+        does not compile or run in that long hangs whatever its index values;
+        a second run alone would wait it out again), else :meth:`_confirmed`."""
+        if shape_signature(case) not in self._warm_hung:
+            return self._confirmed(case, limit)
+        self._counts["confirmed"] += 1
+        self._counts["hangs"] += 1
+        return Outcome.timed_out(limit)
 
     def _confirmed(self, case: Wire, limit: float) -> Outcome:
         """The outcome of a case that passed its ``limit``: run again alone
@@ -359,13 +374,15 @@ class IsolatedOracle:
                 warm_up = None
             if warm_up is not None:
                 sent.append(warm_up)
-                limits.append(WARM_UP_LIMIT if compiles else limit)
+                limits.append(self.warm_up_limit if compiles else limit)
                 owner.append(-1)
                 self._counts["warm_ups"] += 1
             self._warmed.add(signature)
             sent.append(case)
             # no warm-up could compile it (empty data, the case itself): its first call compiles, with time to
-            limits.append(WARM_UP_LIMIT if compiling and warm_up is None else limit)
+            # (not where a warm-up of its signature hung: that signature had its time)
+            generous = compiling and warm_up is None and signature not in self._warm_hung
+            limits.append(self.warm_up_limit if generous else limit)
             owner.append(position)
         return sent, limits, owner
 
@@ -397,6 +414,8 @@ class IsolatedOracle:
             if owner[failed_at] < 0:  # a warm-up failed: the next case and the rest run again
                 self._discard()
                 self._warm_failed.add(shape_signature(sent[failed_at]))
+                if isinstance(reply, NoAnswer):
+                    self._warm_hung.add(shape_signature(sent[failed_at]))
                 return answered
             op, data, indices, _ = sent[failed_at]
             failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
