@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -288,3 +289,46 @@ def test_atlas_load_rejects_what_is_not_an_atlas(tmp_path, content, message) -> 
     path.write_text("")
     with pytest.raises(AtlasFileError, match="not JSON"):
         Atlas.load(path)
+
+
+class _Clip:
+    """NumPy's take in mode "clip", as an in-process oracle named ``name``."""
+
+    capabilities = Capabilities()
+
+    def __init__(self, name: str) -> None:
+        self.name, self.calls = name, 0
+
+    def info(self) -> OracleInfo:
+        return OracleInfo(self.name, "numpy", "1", "cpu", "eager", ("numpy.take",))
+
+    def run_many(self, cases: Sequence[Case], *, timeout: float | None = None) -> list[Outcome]:
+        self.calls += 1
+        return [Outcome.returned(np.take(c.data, c.indices, axis=c.attrs["axis"], mode="clip")) for c in cases]
+
+
+def test_an_oracle_runs_ahead_through_the_conditions_while_a_slow_one_holds_its_first() -> None:
+    """A slow oracle (compiling, or a hang being confirmed) no longer holds
+    the others at every condition: the fast one answers every condition while
+    the slow one still waits in its first; the atlas is the same as one
+    condition at a time."""
+    conditions = len(list(atlas_module._conditions(atlas_module._plan(["numpy.take"])[0])))
+    fast, saw = _Clip("fast"), []
+
+    class Slow(_Clip):
+        def run_many(self, cases: Sequence[Case], *, timeout: float | None = None) -> list[Outcome]:
+            if self.calls == 0:
+                for _ in range(300):  # at most 30 s: the old lock-step atlas never let "fast" on
+                    if fast.calls == conditions:
+                        break
+                    threading.Event().wait(0.1)
+                saw.append(fast.calls)
+            return super().run_many(cases, timeout=timeout)
+
+    slow = Slow("slow")
+    infos = {o.name: o.info() for o in (slow, fast)}
+    atlas = run_atlas([slow, fast], infos, ops=["numpy.take"])
+    assert saw == [conditions]
+    assert {c.key for c in atlas.cells} == expected_cells(infos, ops=["numpy.take"])
+    mirror = {(c.condition, c.eq_class, c.op, c.behaviour) for c in atlas.cells if c.oracle == "fast"}
+    assert mirror == {(c.condition, c.eq_class, c.op, c.behaviour) for c in atlas.cells if c.oracle == "slow"}

@@ -31,7 +31,7 @@ if all conform: a cell is green only if every case in it conforms.
 
 A probe that the harness cannot translate is recorded in :attr:`Atlas.errors`
 (it has no op, so no cell); nothing here raises on a probe, and an oracle
-that fails is a protocol-error outcome (:func:`~conformance.execution.fanout.run_on_all`).
+that fails is a protocol-error outcome (:func:`~conformance.execution.fanout.answers`).
 The atlas is seed-free: the same catalog, probes and oracles give the same cells.
 
 >>> import numpy as np
@@ -71,7 +71,7 @@ from conformance.core.case import Case
 from conformance.core.encoding import encode_array
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
-from conformance.execution.fanout import Limited, run_on_all
+from conformance.execution.fanout import Limited, answers
 from conformance.judge.judged import Judged
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
 from conformance.results.atlas import MESSAGE_CHARS, Atlas, AtlasCell, CellKey, RootSighting
@@ -306,8 +306,9 @@ def run_atlas(
     findings: Callable[[], int] = lambda: 0,
 ) -> Atlas:
     """Every probe on every oracle, condition by condition (one batch per
-    oracle per condition, the oracles at once), judged and aggregated into
-    cells (see the module docstring). ``ops`` restricts the ops as a
+    oracle per condition, each oracle running ahead in a thread of its own:
+    :class:`_Ahead`), judged in condition order and aggregated into cells
+    (see the module docstring). ``ops`` restricts the ops as a
     campaign's ``--ops`` does (names or keys); ``timeout`` is the per-case
     limit for isolated oracles (default: their own). Some probes hang some
     frameworks (``numpy.take(mode="wrap")`` on an int64 extreme loops for
@@ -322,33 +323,101 @@ def run_atlas(
     run = into if into is not None else AtlasRun([o.name for o in oracles])
     run.errors += errors
     end = subset(pairs, infos, limit)
-    runners = [Limited(o, timeout) for o in oracles]
     chunks = list(_conditions(pairs[:end]))
     if progress is not None:
         progress.phase("atlas", len(chunks))
-    for n, chunk in enumerate(chunks):
-        why = halt() if halt is not None else None
-        if why:
-            run.skip([pair for rest in chunks[n:] for pair in rest], infos, why)
-            break
-        _run_chunk(chunk, oracles, runners, infos, sink, run)
-        if progress is not None:
-            progress.advance(findings=findings())
+    ahead = _Ahead(chunks, [Limited(o, timeout) for o in oracles], infos, halt)
+    try:
+        for n, chunk in enumerate(chunks):
+            why = halt() if halt is not None else None
+            outcomes = ahead.answers(n) if not why else None
+            if outcomes is None:
+                run.skip([pair for rest in chunks[n:] for pair in rest], infos, why or ahead.why())
+                break
+            _judge_chunk(chunk, oracles, infos, outcomes, sink, run)
+            if progress is not None:
+                progress.advance(findings=findings())
+    finally:
+        ahead.stop()
     run.skip(pairs[end:], infos, SUBSET)
     return run.atlas()
 
 
-def _run_chunk(
+class _Ahead:
+    """Every oracle's batches, condition after condition, each oracle in a
+    thread of its own that runs ahead of the judging: a slow oracle (a
+    compilation, a hang being confirmed) no longer holds the others at every
+    condition, while the judging still takes the conditions in order (the
+    same cells, sightings and findings in the same order as one condition at
+    a time). An oracle's thread asks ``halt`` before each condition and stops
+    when it says why; :meth:`answers` then gives None."""
+
+    def __init__(
+        self,
+        chunks: Sequence[Sequence[tuple[Probe, Case]]],
+        runners: Sequence[Oracle],
+        infos: Mapping[str, OracleInfo],
+        halt: Callable[[], str | None] | None,
+    ) -> None:
+        self._chunks, self._infos, self._halt = chunks, infos, halt
+        self._done: list[dict[str, list[Outcome]]] = [{} for _ in chunks]
+        self._names = [r.name for r in runners]
+        self._why: str | None = None
+        self._failure: BaseException | None = None
+        self._stopped = False
+        self._lock = threading.Condition()
+        for runner in runners:
+            threading.Thread(target=self._run, args=(runner,), name=f"atlas-{runner.name}", daemon=True).start()
+
+    def _run(self, runner: Oracle) -> None:
+        ops = self._infos[runner.name].ops
+        try:
+            for n, chunk in enumerate(self._chunks):
+                why = self._halt() if self._halt is not None else None
+                with self._lock:
+                    if why or self._stopped:
+                        self._why = self._why or why
+                        self._lock.notify_all()
+                        return
+                cases = [c for _, c in chunk if c.op in ops]
+                got = answers(runner, cases) if cases else []
+                with self._lock:
+                    self._done[n][runner.name] = got
+                    self._lock.notify_all()
+        except BaseException as exc:  # noqa: BLE001 - raised in the judging thread (answers() never raises otherwise)
+            with self._lock:
+                self._failure = exc
+                self._lock.notify_all()
+
+    def answers(self, n: int) -> dict[str, list[Outcome]] | None:
+        """Every oracle's outcomes for condition ``n`` (waiting for them), or
+        None if an oracle's thread stopped before it (see :meth:`why`)."""
+        with self._lock:
+            self._lock.wait_for(lambda: len(self._done[n]) == len(self._names) or self._why or self._failure)
+            if self._failure is not None:
+                raise self._failure
+            return self._done[n] if len(self._done[n]) == len(self._names) else None
+
+    def why(self) -> str:
+        """Why an oracle's thread stopped early."""
+        return self._why or "stopped"
+
+    def stop(self) -> None:
+        """No more conditions for any oracle (a batch under way ends on its own)."""
+        with self._lock:
+            self._stopped = True
+
+
+def _judge_chunk(
     pairs: Sequence[tuple[Probe, Case]],
     oracles: Sequence[Oracle],
-    runners: Sequence[Oracle],
     infos: Mapping[str, OracleInfo],
+    outcomes: Mapping[str, Sequence[Outcome]],
     sink: Sink | None,
     run: AtlasRun,
 ) -> None:
-    """One condition's probe cases on every oracle, judged into ``run``."""
-    batches = {o.name: [c for _, c in pairs if c.op in infos[o.name].ops] for o in oracles}
-    answers = {name: iter(outcomes) for name, outcomes in run_on_all(runners, batches).items()}
+    """One condition's probe cases, as every oracle answered them, judged into ``run``."""
+    pending = {name: iter(got) for name, got in outcomes.items()}
     for probe, case in pairs:
         ref: Outcome | None = None
         values: PolicyValues | None = None
@@ -362,7 +431,7 @@ def _run_chunk(
             info = infos[oracle.name]
             if case.op not in info.ops:
                 continue
-            got = next(answers.get(oracle.name, iter(())), None) or Outcome.protocol_error("no answer for this case")
+            got = next(pending.get(oracle.name, iter(())), None) or Outcome.protocol_error("no answer for this case")
             run.add(_judged(probe, case, info, got, ref, values, failed, sink))
 
 
