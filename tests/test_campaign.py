@@ -98,3 +98,25 @@ def test_shrink_reaches_a_minimal_case_with_the_predicate() -> None:
     cc = ClassCase(EqClass.FLAT, (4, 4), (3, 2), None, 0, "float64", "int64", "negative", True, "fortran", 3, 1234)
     small = shrink(cc, lambda c: np.prod(c.data_shape) >= 2)
     assert np.prod(small.data_shape) == 2 and small.index_shape == () and small.layout == "contiguous"
+
+
+def test_without_a_budget_shrinking_has_no_deadline_so_the_machine_cannot_change_findings(
+    local_oracles, monkeypatch
+) -> None:
+    """Shrinking used to end a quarter of the run's time after drawing: on a
+    busy machine fewer root causes were shrunk, named (the examples that tell
+    policies apart) or met new faults, so the findings and the gate depended on
+    the machine. Without a budget only its evaluation count bounds it."""
+    from conformance.campaign import runner
+
+    deadlines: list[float | None] = []
+    build = runner.build_findings
+
+    def spy(*args, **kwargs):
+        deadlines.append(kwargs["shrink_end"])
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "build_findings", spy)
+    run_campaign(local_oracles[:1], Settings(seed=5, max_examples=3, shrink_evals=2))
+    run_campaign(local_oracles[:1], Settings(seed=5, max_examples=3, shrink_evals=2, budget_s=60))
+    assert deadlines[0] is None and deadlines[1] is not None

@@ -54,7 +54,6 @@ from conformance.campaign.settings import (
     DRAW_SHARE,
     GRACE_S,
     HARD_END_SHARE,
-    MAX_SHRINK_S,
     PROBE_RUN_S,
     SHRINK_SHARE,
     WAIT_STEP_S,
@@ -274,13 +273,9 @@ class _Work:
         self.phase = "drawing"
         self._draw(ops)
         self.loop_s = time.monotonic() - self.start
-        # without a budget, shrinking gets at most a quarter of the time so far (a fifth of the run), and never more
-        # than MAX_SHRINK_S
-        shrink_end = (
-            time.monotonic() + min(MAX_SHRINK_S, self.loop_s / 4)
-            if budget is None
-            else self.start + budget * (DRAW_SHARE + SHRINK_SHARE)
-        )
+        # without a budget, shrinking is bounded by its evaluations (Settings.shrink_evals per root cause) and never
+        # by the clock: what a finding is named and shown with is the same on a quiet and on a busy machine
+        shrink_end = None if budget is None else self.start + budget * (DRAW_SHARE + SHRINK_SHARE)
         if self.halt.is_set():
             shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
         self.phase = "shrinking"

@@ -15,9 +15,6 @@ from conformance.campaign.shrinker import SHRINK_EVALS
 
 DEFAULT_EXAMPLES = 60
 """Examples per equivalence class of the default campaign (seed 0)."""
-MAX_SHRINK_S = 180.0
-"""With no budget, shrinking still ends this many seconds after drawing (then
-findings keep their first example): no seed can make a run shrink for ever."""
 PROBE_TIMEOUT_S = 2.0
 """Per-case limit of the probe atlas in CPU seconds of the worker (a few probes hang some frameworks for
 good; each costs this, then twice this alone before it is a hang: see :mod:`conformance.execution.isolation`)."""
