@@ -312,31 +312,96 @@ def build_findings(
     then in order of first sighting
     (including crash/timeout signatures met while shrinking), the execution
     modes of one framework merged (:func:`~conformance.results.finding.across_modes`); once ``halt``
-    is set, the rest keep their first example as they are."""
+    is set, the rest keep their first example as they are.
+
+    Each oracle's root causes are built in a thread of their own, in order of
+    first sighting (a root cause is renamed or merged only into one of its own
+    oracle), so that one oracle's slow shrink does not hold the others; what
+    is left when they end (faults met on another oracle's candidates) is built
+    last, in order."""
     sightings.settle()
-    by_name = {o.name: o for o in oracles}
-    findings: list[Finding] = []
-    done: set[Signature] = set()
-    # ``done`` also holds the signatures renamed away while building: never a count of what is left
-    while pending := sorted(
-        ((s, f) for s, f in sightings.first.items() if s not in done), key=lambda kv: kv[1].seconds
-    ):
-        sig, first = pending[0]
-        done.add(sig)
+    builder = _Builder(sightings, {o.name: o for o in oracles}, oracles, infos, settings, shrink_end, progress, halt)
+    threads = [
+        threading.Thread(target=builder.all_of, args=(name,), name=f"build-{name}", daemon=True)
+        for name in dict.fromkeys(s.oracle for s in list(sightings.first))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    builder.all_of(None)
+    return ranked(builder.findings)
+
+
+class _Builder:
+    """The state of :func:`build_findings`: the findings so far and the root
+    causes taken (also those renamed away while building: never a count of what is left)."""
+
+    def __init__(
+        self,
+        sightings: Sightings,
+        by_name: Mapping[str, Oracle],
+        oracles: Sequence[Oracle],
+        infos: Mapping[str, OracleInfo],
+        settings: Settings,
+        shrink_end: float | None,
+        progress: Progress,
+        halt: threading.Event | None,
+    ) -> None:
+        self.sightings, self.by_name, self.oracles, self.infos = sightings, by_name, oracles, infos
+        self.settings, self.shrink_end, self.progress, self.halt = settings, shrink_end, progress, halt
+        self.findings: list[Finding] = []
+        self.done: set[Signature] = set()
+        self.lock = threading.Lock()
+
+    def _take(self, oracle: str | None) -> tuple[Signature, First] | None:
+        """The next root cause of ``oracle`` (None: of any) in order of first
+        sighting, taken; None when none is left."""
+        with self.lock:
+            pending = [
+                (s, f)
+                for s, f in list(self.sightings.first.items())
+                if s not in self.done and (oracle is None or s.oracle == oracle)
+            ]
+            if not pending:
+                return None
+            sig, first = min(pending, key=lambda kv: kv[1].seconds)
+            self.done.add(sig)
+            return sig, first
+
+    def all_of(self, oracle: str | None) -> None:
+        """Build ``oracle``'s root causes (None: whatever is left) until none is left."""
+        while (taken := self._take(oracle)) is not None:
+            self._build(*taken)
+
+    def _build(self, sig: Signature, first: First) -> None:
+        sightings, by_name, infos, settings, shrink_end = (
+            self.sightings,
+            self.by_name,
+            self.infos,
+            self.settings,
+            self.shrink_end,
+        )
         try:
-            late = (shrink_end is not None and time.monotonic() >= shrink_end) or (halt is not None and halt.is_set())
+            late = (shrink_end is not None and time.monotonic() >= shrink_end) or (
+                self.halt is not None and self.halt.is_set()
+            )
             drawn = sig
             if sig.policy in (None, Behaviour.AMBIGUOUS) and sig.condition == BEYOND_INT32 and not late:
                 sig = built(sig, first, by_name[sig.oracle], infos, sightings)
             if sig.policy is Behaviour.AMBIGUOUS and not late:
                 sig = discriminate(sig, first, by_name[sig.oracle], infos, sightings)
             if sig != drawn:
-                if sig in done:  # merged into a root cause already built: its count grows
-                    findings = [_grown(f, sightings) if f.signature == sig else f for f in findings]
-                    for grown in (f for f in findings if f.signature == sig):
-                        sightings.finding(grown)  # the stream's line for it, with the count it has now
-                    continue
-                done.add(sig)
+                with self.lock:
+                    merged = sig in self.done
+                    if merged:  # merged into a root cause already built: its count grows
+                        self.findings = [_grown(f, sightings) if f.signature == sig else f for f in self.findings]
+                        for grown in (f for f in self.findings if f.signature == sig):
+                            sightings.finding(grown)  # the stream's line for it, with the count it has now
+                    else:
+                        self.done.add(sig)
+                if merged:
+                    return
                 first = sightings.first[sig]
             if sig.outcome.kind is MismatchKind.TIMEOUT or late:
                 # a hang is kept as found: every shrink step would cost a whole timeout
@@ -350,12 +415,12 @@ def build_findings(
                     if first.probe
                     else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
                 )
-                finding = make_finding(sig, first, small, oracles, infos, sightings, settings.seed, shrink_end)
+                finding = make_finding(sig, first, small, self.oracles, infos, sightings, settings.seed, shrink_end)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))
         finding = replace(finding, framework=infos[sig.oracle].framework)
         sightings.finding(finding)
-        findings.append(finding)
-        progress.advance(findings=len(findings))
-    return ranked(findings)
+        with self.lock:
+            self.findings.append(finding)
+            self.progress.advance(findings=len(self.findings))
