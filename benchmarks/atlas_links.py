@@ -30,7 +30,7 @@ from conformance.results.run_result import RunResult
 
 def kinds(findings: Sequence[Finding]) -> set[tuple[str, str]]:
     """The (oracle, op family) of every finding: where an unlinked cell is an orphan."""
-    return {(f.signature.oracle, op_family(f.signature.op)) for f in findings}
+    return {(s.oracle, op_family(s.op)) for f in findings for s in f.mode_signatures()}
 
 
 def unlinked(cells: Sequence[AtlasCell], findings: Sequence[Finding]) -> list[tuple[AtlasCell, bool]]:

@@ -41,3 +41,21 @@ def test_a_departing_cell_is_linked_orphan_or_alone_by_the_reports_typed_match()
     alone = _cell("torch.index_select", ())
     assert unlinked([linked, orphan, alone], [finding]) == [(orphan, True), (alone, False)]
     assert unlinked([replace(orphan, documented=True)], [finding]) == []
+
+
+def test_a_cell_of_any_mode_of_a_finding_merged_across_modes_links_to_it() -> None:
+    """Findings that differ only in the execution mode are one finding
+    (issue 21); the cell of the mode that is not the finding's own used to
+    link to nothing (a default run: 246 of 947 departing cells, jax-default,
+    paddle-static, the onnxruntime modes...)."""
+    from conformance.report.atlas_match import FindingIndex, cell_findings
+    from conformance.results.finding import across_modes
+
+    case = Case("torch.gather", np.arange(5.0), np.array([-1]), {"dim": 0})
+    compiled_sig = replace(SIG, oracle="torch-compile", mode="compile (inductor)")
+    eager = Finding(SIG, case, None, {}, framework="torch")
+    compiled = Finding(compiled_sig, case, None, {}, framework="torch")
+    (merged,) = across_modes([eager, compiled])
+    cell = replace(_cell("torch.gather", (RootSighting(compiled_sig),)), oracle="torch-compile")
+    assert cell_findings(cell, FindingIndex([merged])) == [merged]
+    assert _bench().unlinked([cell], [merged]) == []
