@@ -101,7 +101,7 @@ def run_op(key, make, data, indices, fixed_last=False):
     ranks fixed; with fixed_last, the indices' last dimension too), compiled for the CPU once per key and input
     types, and run."""
     index_dims = [-1] * len(indices.shape)
-    if fixed_last:
+    if fixed_last and index_dims:  # 0-d indices have no last dimension: OpenVINO itself says what it makes of them
         index_dims[-1] = indices.shape[-1]  # GatherND's output rank depends on it: the CPU plugin wants it known
     types = (element_type(data), len(data.shape), element_type(indices), tuple(index_dims))
     signature = (key, *map(str, types))

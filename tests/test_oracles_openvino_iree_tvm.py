@@ -84,6 +84,9 @@ PROVOKED = [
     ("openvino", "openvino.GatherElements-6", X, [5], {"axis": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
     ("openvino", "openvino.Gather-8", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
     ("openvino", "openvino.GatherElements-6", X, np.array([0], np.int8), {"axis": 0}, ErrorClass.DTYPE_UNSUPPORTED),
+    # 0-d indices reach OpenVINO, which refuses their shape (the oracle used to fail first, reading
+    # indices.shape[-1]: a false "wrong error (index error)" finding; baseline note of 2026-11-25)
+    ("openvino", "openvino.GatherND-8", X, np.array(1, np.int64), {}, ErrorClass.SHAPE_INVALID),
     ("openvino-onnx", "onnx.GatherElements-13", X, [5], {}, ErrorClass.INDEX_OUT_OF_RANGE),
     ("iree", "onnx.GatherND-11", X, [[0]], {}, ErrorClass.INTERNAL),  # IREE lowers GatherND only at opset 13
     ("tvm", "onnx.Gather-13", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
