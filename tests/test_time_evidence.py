@@ -146,3 +146,25 @@ def test_a_signature_whose_warm_up_hung_costs_its_warm_up_limit_once() -> None:
     assert outcome.kind is Kind.TIMEOUT and outcome.seconds == 0.5
     assert (timing["warm_ups"], timing["confirmed"], timing["hangs"]) == (1, 1, 1), timing
     assert restarts == 1  # after the warm-up's hang only: no worker for a confirmation
+
+
+def test_only_the_case_itself_is_confirmed_alone_its_warm_up_runs_beside_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every other worker is stopped while a case is confirmed; the fresh
+    worker's warm-up (a whole compilation on an oracle that compiles, up to
+    the warm-up limit) used to run inside that stop too, and on a busy machine
+    an oracle whose signature hangs held every other oracle for minutes.
+    Regression test: a loaded default campaign stalled in its atlas for 8 minutes."""
+    alone: list[bool] = []
+    run_batch = IsolatedOracle._run_batch
+
+    def spy(self: IsolatedOracle, batch: list, limit: float) -> dict:
+        alone.append(CORES._alone_thread is not None)
+        return run_batch(self, batch, limit)
+
+    monkeypatch.setattr(IsolatedOracle, "_run_batch", spy)
+    with IsolatedOracle("fake-any", PATH, timeout=1.0) as oracle:
+        outcome = oracle.run("numpy.take", X, I, do="slow-once", marker=str(tmp_path / "m"), cpu_s=3.0)
+    assert outcome.kind is Kind.VALUE
+    assert alone == [False, False, True]  # the case, its warm-up in a fresh worker, the case alone

@@ -312,16 +312,18 @@ class IsolatedOracle:
     def _confirmed(self, case: Wire, limit: float) -> Outcome:
         """The outcome of a case that passed its ``limit``: run again alone
         (every other worker stopped), in a fresh worker that has just run a
-        same-shape in-range case, under :data:`CONFIRM_FACTOR` times the
+        same-shape in-range case (:meth:`_warm`, beside the others: only the
+        case itself runs alone), under :data:`CONFIRM_FACTOR` times the
         limit. Only a case that passes that too is a timeout; one that
         answers is judged on its answer, and its time is kept as a figure
         (:meth:`timing`), never as a behaviour."""
+        self._discard()
+        self._warm(case, CONFIRM_FACTOR * limit)
+        if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
+            return self._settled(case, limit)
         with CORES.alone():
-            self._discard()
             started = time.monotonic()
-            done = self._run_batch([case], CONFIRM_FACTOR * limit, warm=True)
-            if 0 not in done:  # its warm-up failed (it is not warmed again): the case alone, as it is
-                done = self._run_batch([case], CONFIRM_FACTOR * limit)
+            done = self._run_batch([case], CONFIRM_FACTOR * limit)
             seconds = time.monotonic() - started
         outcome, _ = done.get(0, (Outcome.not_run(f"oracle {self.name}: the confirmation did not run"), False))
         self._counts["confirmed"] += 1
@@ -332,6 +334,22 @@ class IsolatedOracle:
         self._slowest.append({"case": shape, "limit_s": limit, "confirmed_in_s": round(seconds, 3)})
         self._slowest = sorted(self._slowest, key=lambda d: -d["confirmed_in_s"])[:SLOWEST_KEPT]
         return outcome
+
+    def _warm(self, case: Wire, limit: float) -> None:
+        """Run ``case``'s same-shape in-range case (:func:`warm_up_case`) in
+        the worker (starting one), under ``limit`` or, on an oracle that
+        compiles, the warm-up limit; one that fails marks the signature as
+        never warmed again (and hung, if it passed its limit)."""
+        warm_up = warm_up_case(case)
+        signature = shape_signature(case)
+        if warm_up is None or signature in self._warm_failed or case_key(warm_up) == case_key(case):
+            return
+        self._counts["warm_ups"] += 1
+        outcome, failed = self._run_batch([warm_up], limit).get(0, (None, True))
+        if failed:
+            self._warm_failed.add(signature)
+            if outcome is not None and outcome.kind is Kind.TIMEOUT:
+                self._warm_hung.add(signature)
 
     def timing(self) -> dict[str, Any]:
         """What the run facts say of this oracle's time: warm-up cases run,
@@ -355,9 +373,9 @@ class IsolatedOracle:
         while len(self._memo) > MEMO_SIZE:
             self._memo.popitem(last=False)
 
-    def _planned(self, batch: list[Wire], limit: float, warm: bool) -> tuple[list[Wire], list[float], list[int]]:
+    def _planned(self, batch: list[Wire], limit: float) -> tuple[list[Wire], list[float], list[int]]:
         """What the worker runs for ``batch``: each case, preceded by a
-        warm-up case where ``warm`` (a confirmation) or where the oracle
+        warm-up case where the oracle
         compiles and the worker has not run its shape signature (never one that
         is the case itself: all its indices 0 already; where none can run, the
         case's own first call gets the warm-up's limit); each with its limit,
@@ -369,12 +387,12 @@ class IsolatedOracle:
         for position, case in enumerate(batch):
             signature = shape_signature(case)
             compiling = compiles and signature not in self._warmed
-            warm_up = warm_up_case(case) if warm or compiling else None
+            warm_up = warm_up_case(case) if compiling else None
             if warm_up is not None and (signature in self._warm_failed or case_key(warm_up) == case_key(case)):
                 warm_up = None
             if warm_up is not None:
                 sent.append(warm_up)
-                limits.append(self.warm_up_limit if compiles else limit)
+                limits.append(self.warm_up_limit)
                 owner.append(-1)
                 self._counts["warm_ups"] += 1
             self._warmed.add(signature)
@@ -386,7 +404,7 @@ class IsolatedOracle:
             owner.append(position)
         return sent, limits, owner
 
-    def _run_batch(self, batch: list[Wire], limit: float, warm: bool = False) -> dict[int, tuple[Outcome, bool]]:
+    def _run_batch(self, batch: list[Wire], limit: float) -> dict[int, tuple[Outcome, bool]]:
         """(outcome, whether it is the worker's failure) by position in
         ``batch``: all of them, or those the worker sent plus the failure of
         the case it died or hung on (or, if no worker can start, the first
@@ -396,7 +414,7 @@ class IsolatedOracle:
         if isinstance(worker, Outcome):
             not_run = Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
             return {0: (worker, False), **{i: (replace(not_run), False) for i in range(1, len(batch))}}
-        sent, limits, owner = self._planned(batch, limit, warm)
+        sent, limits, owner = self._planned(batch, limit)
         seq = next(self._seq)
         worker.reset_progress()
         if not worker.send(("run", seq, sent)):  # died between batches: not this batch's fault
