@@ -318,15 +318,17 @@ def run_atlas(
     said so in :attr:`Atlas.skipped`); ``halt``, asked before each
     condition, says why to stop there (a deadline, a signal) or None;
     ``into`` receives the cells as they come; ``progress`` hears of each
-    condition done (with ``findings()`` so far). Never raises on a probe."""
+    oracle's batch done (one condition on one oracle; with ``findings()``
+    so far). Never raises on a probe."""
     pairs, errors = _plan(ops)
     run = into if into is not None else AtlasRun([o.name for o in oracles])
     run.errors += errors
     end = subset(pairs, infos, limit)
     chunks = list(_conditions(pairs[:end]))
-    if progress is not None:
-        progress.phase("atlas", len(chunks))
-    ahead = _Ahead(chunks, [Limited(o, timeout) for o in oracles], infos, halt)
+    if progress is not None:  # counted in oracle batches (one oracle, one condition): the work as it is done
+        progress.phase("atlas", sum(_busy(chunk, infos[o.name]) for chunk in chunks for o in oracles))
+    done = None if progress is None else (lambda: progress.advance(findings=findings()))
+    ahead = _Ahead(chunks, [Limited(o, timeout) for o in oracles], infos, halt, done)
     try:
         for n, chunk in enumerate(chunks):
             why = halt() if halt is not None else None
@@ -335,12 +337,15 @@ def run_atlas(
                 run.skip([pair for rest in chunks[n:] for pair in rest], infos, why or ahead.why())
                 break
             _judge_chunk(chunk, oracles, infos, outcomes, sink, run)
-            if progress is not None:
-                progress.advance(findings=findings())
     finally:
         ahead.stop()
     run.skip(pairs[end:], infos, SUBSET)
     return run.atlas()
+
+
+def _busy(chunk: Sequence[tuple[Probe, Case]], info: OracleInfo) -> bool:
+    """Whether an oracle has a case in a condition's chunk (a batch to run)."""
+    return any(c.op in info.ops for _, c in chunk)
 
 
 class _Ahead:
@@ -358,8 +363,9 @@ class _Ahead:
         runners: Sequence[Oracle],
         infos: Mapping[str, OracleInfo],
         halt: Callable[[], str | None] | None,
+        done: Callable[[], None] | None = None,
     ) -> None:
-        self._chunks, self._infos, self._halt = chunks, infos, halt
+        self._chunks, self._infos, self._halt, self._done_one = chunks, infos, halt, done
         self._done: list[dict[str, list[Outcome]]] = [{} for _ in chunks]
         self._names = [r.name for r in runners]
         self._why: str | None = None
@@ -384,6 +390,8 @@ class _Ahead:
                 with self._lock:
                     self._done[n][runner.name] = got
                     self._lock.notify_all()
+                if cases and self._done_one is not None:
+                    self._done_one()
         except BaseException as exc:  # noqa: BLE001 - raised in the judging thread (answers() never raises otherwise)
             with self._lock:
                 self._failure = exc
