@@ -170,6 +170,8 @@ def index_values(cc: ClassCase) -> np.ndarray:
     )
     vals = rng.integers(0, 2**31, size=shape) % np.maximum(sizes, 1)
     dtype = np.dtype(cc.index_dtype)
+    if dtype.kind == "b":  # bad input whatever the values: True and False
+        return (vals % 2).astype(bool)
     info = np.iinfo(dtype)
     extreme = None
     if vals.size and cc.regime in POLICY_REGIMES:

@@ -26,7 +26,8 @@ about dtypes; ``int64`` indices unless it is about index dtypes):
   else is out of range, so each probe shows one thing (``-size`` comes with
   ``-1``, without which wrapping it and clamping it raw both read element 0);
 * modes: for the *policy* conditions (:attr:`AtlasCondition.policy`: the index
-  values decide what the op returns) there is one probe per mode selector
+  values decide what the op returns; and :attr:`AtlasCondition.every_mode`
+  ones, bool indices) there is one probe per mode selector
   (:func:`mode_selectors`: as many as the class's op with the most modes
   has, e.g. ``0..3`` for block, where ``jnp.take`` has four), and
   :func:`cases_of` keeps an op's case at selector ``m > 0`` only if ``m``
@@ -83,8 +84,10 @@ class Group(str, Enum):
 @dataclass(frozen=True)
 class AtlasCondition:
     """One row of the atlas: ``key`` (stable, in JSON), ``words`` (for people),
-    the classes it applies to, and ``policy``: the index values decide the
-    result (every mode of an op runs; the probe discriminates index policies).
+    the classes it applies to, ``policy``: the index values decide the
+    result (every mode of an op runs; the probe discriminates index policies),
+    and ``every_mode``: every mode of an op runs although the values decide
+    nothing (bool indices: bad input in every mode).
 
     >>> condition("uint64-high").words
     'uint64 indices at and above 2**63'
@@ -95,6 +98,7 @@ class AtlasCondition:
     group: Group
     eq_classes: tuple[EqClass, ...]
     policy: bool = False
+    every_mode: bool = False
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -103,6 +107,7 @@ class AtlasCondition:
             "group": self.group.value,
             "eq_classes": [c.value for c in self.eq_classes],
             "policy": self.policy,
+            "every_mode": self.every_mode or self.policy,
         }
 
 
@@ -211,6 +216,12 @@ def _high_rank(rank: int) -> Build:
         N: _Spec((5,) + data[1:], (3, 1)),
     }
     return _by_class(table)
+
+
+def _full_tuple(rank: int) -> Build:
+    """GatherND with index tuples as long as the data's rank ``rank`` (every
+    other ND probe uses tuples of 1 or 2): data sides 5, 2, 1..., indices (3, rank)."""
+    return _by_class({N: _Spec((5, 2) + (1,) * (rank - 2), (3, rank))})
 
 
 def _long_axis(eq: EqClass) -> list[_Spec]:
@@ -365,6 +376,17 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("rank-8", "data of rank 8", _R, ALL), _high_rank(8)),
     (AtlasCondition("rank-9", "data of rank 9", _R, ALL), _high_rank(9)),
     (AtlasCondition("rank-30", "data of rank 30, tiny sides", _R, ALL), _high_rank(30)),
+    *(
+        (
+            AtlasCondition(f"nd-tuple-rank-{r}", f"ND index tuples as long as the data rank ({r})", _R, (N,)),
+            _full_tuple(r),
+        )
+        for r in (7, 8, 9)
+    ),
+    (
+        AtlasCondition("block-1d-oob", "a block gather on 1-D data, indices size + 2 and -size - 2", _R, (B,), True),
+        _by_class({B: _Spec((5,), (3,), 0, put=_const(7, -7))}),
+    ),
     (AtlasCondition("long-axis", "a gathered axis longer than 64 (reads past 64)", _R, ALL), _long_axis),
     (
         AtlasCondition("bcast-index-1", "a size-1 index dimension against a larger data dimension", _BC, (E,)),
@@ -389,6 +411,10 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
         _batch((2, 5), (4, 3)),
     ),
     (AtlasCondition("batch-data-1", "batch_dims 1, a data batch of 1", _BA, (B, N)), _batch((1, 5), (3, 3))),
+    (
+        AtlasCondition("batch-index-zero", "batch_dims 1, an index batch of 0 against a data batch of 2", _BA, (B, N)),
+        _batch((2, 5), (0, 3)),
+    ),
     (AtlasCondition("batch-negative", "batch_dims -1", _BA, (B, N)), _batch((2, 5), (2, 3), b=-1)),
     (AtlasCondition("batch-above-axis", "batch_dims 1 greater than axis 0", _BA, (B,)), _batch((2, 5), (2, 3), axis=0)),
     (AtlasCondition("k-zero", "indices.shape[-1] of 0", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 0))})),
@@ -400,7 +426,10 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B)), _moved(-4)),
     *_ATTR_ROWS,
     *((AtlasCondition(f"index-{d}", f"{d} indices", _D, ALL), _base(index_dtype=d)) for d in INDEX_DTYPES),
-    (AtlasCondition("index-bool", "bool indices (bad input)", _D, ALL), _base(index_dtype="bool")),
+    (
+        AtlasCondition("index-bool", "bool indices (bad input), under every mode of an op", _D, ALL, every_mode=True),
+        _base(index_dtype="bool"),
+    ),
     (AtlasCondition("index-float", "float32 indices (bad input)", _D, ALL), _base(index_dtype="float32")),
     *((AtlasCondition(f"data-{d}", f"{d} data", _D, ALL), _base(data_dtype=d)) for d in DATA_DTYPES),
     (
@@ -524,13 +553,14 @@ def probes(eq_class: EqClass) -> list[Probe]:
 
     >>> ps = probes(EqClass.ELEMENT)
     >>> len({p.condition for p in ps}) < len(CONDITIONS), sum(p.condition == "size" for p in ps)
-    (True, 3)
+    (True, 4)
     """
     out = []
     for c in CONDITIONS:
         if eq_class in c.eq_classes:
             for s in _BUILD[c.key](eq_class):
-                out += [_probe(c.key, eq_class, s, m) for m in (mode_selectors(eq_class) if c.policy else (0,))]
+                modes = mode_selectors(eq_class) if c.policy or c.every_mode else (0,)
+                out += [_probe(c.key, eq_class, s, m) for m in modes]
     return out
 
 

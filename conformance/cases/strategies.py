@@ -12,9 +12,11 @@ other choice.
   pairs come from ``mutually_broadcastable_shapes`` (then aligned to one rank),
   block and ND pairs share their ``batch_dims`` leading dimensions; about one
   draw in eight deliberately breaks the class's preconditions (rank mismatch,
-  non-broadcastable or larger dimensions, unequal batch dimensions);
+  non-broadcastable or larger dimensions, unequal batch dimensions, an index
+  batch of 0);
 * index regimes (:data:`~conformance.core.vocabulary.REGIMES`): in range, negative in range, out of range
-  above, below ``-size``, the index dtype's extremes, empty;
+  above, below ``-size``, the index dtype's extremes, empty; one draw in sixteen takes bool indices
+  (bad input) under whatever mode selector is drawn;
 * data: every catalog dtype, values unique across the tensor (as far as the
   dtype has values), optionally NaN with distinct payloads, ``-0.0`` and inf;
 * attributes across their domain and just outside it (``axis = -rank - 1``
@@ -140,14 +142,15 @@ def _block_shapes(draw: st.DrawFn, violate: bool) -> tuple[Shape, Shape, int, in
 
 def _batch_violations(batch: Shape) -> list[Shape]:
     """Index batch dimensions that break "equal to the data's": one more,
-    twice as many, 1 where the data has more, more where the data has 1
+    twice as many, 1 where the data has more, more where the data has 1, 0
     (and the data's own, so that a violation may lie elsewhere).
 
     >>> _batch_violations((2,))
-    [(2,), (3,), (4,), (1,)]
+    [(2,), (3,), (4,), (1,), (0,)]
     """
     out = [batch, tuple(n + 1 for n in batch), tuple(2 * n for n in batch)]
     out.append(tuple(1 if n > 1 else 3 for n in batch))
+    out.append(tuple(0 for _ in batch))  # an index batch of 0 against a data batch that is not
     return list(dict.fromkeys(out))
 
 
@@ -195,6 +198,8 @@ def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass
         idx = idx[:d] + (0,) + idx[d + 1 :]
     pool = SIGNED_INDEX if regime in (Regime.NEGATIVE, Regime.OOB_BELOW) else INDEX_DTYPES
     index_dtype = draw(st.sampled_from(COMMON_INDEX)) if draw(st.booleans()) else draw(st.sampled_from(pool))
+    if draw(st.integers(0, 15)) == 0:  # bool indices (bad input), under whatever mode is drawn
+        index_dtype, regime = "bool", Regime.IN_RANGE
     data_dtype = draw(st.sampled_from(_class_dtypes(eq_class)))
     special = as_dtype(data_dtype).kind in "fcV" and draw(st.integers(0, 3)) == 0
     layout = draw(st.sampled_from(DRAWN_LAYOUTS)) if draw(st.integers(0, 4)) == 0 else Layout.CONTIGUOUS

@@ -197,8 +197,11 @@ AXIS0 = Attr("axis", 0, "int in [-r, r-1]")
 ONNX_DOC = "https://onnx.ai/onnx/operators/onnx__{}.html"
 JAX_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": CLIP, "wrap": MODULO}
 """jnp.take implements numpy.take: "clip" clamps the raw value as NumPy's does (-1 -> 0)."""
-JAX_ALONG_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP}
-"""jnp.take_along_axis wraps negatives once in every mode it has, then fills or clamps (-1 -> size - 1)."""
+JAX_ALONG_MODES = {None: WRAP_THEN_FILL, "fill": WRAP_THEN_FILL, "clip": WRAP_THEN_CLAMP, "promise_in_bounds": CLIP}
+"""jnp.take_along_axis wraps negatives once in "fill" and "clip", then fills or clamps (-1 -> size - 1); in
+"promise_in_bounds" it does not wrap them (its wrap_negative_indices sentence) and lax.gather's out-of-bounds
+behaviour there is 'implementation-defined', which the sharp-bits page resolves for 'gather-like primitives': the
+raw index clamps (-1 -> 0), as lax.gather's own entry holds."""
 JAX_ATTRS = (
     Attr("mode", None, '"fill" (None), "clip" or "wrap"'),
     Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"),
@@ -216,7 +219,9 @@ JAX_ALONG_NOTE = (
     "jnp.take_along_axis: 'The default mode=\"fill\" returns invalid values (e.g. NaN) for out-of bounds indices'; "
     "wrap_negative_indices: 'If unset, defaults to a legacy behavior "
     '(wrapping unless the indexing mode is \'promise_in_bounds\')\': in "fill" and "clip" a negative index wraps '
-    "once, then fills or clamps (-1 -> size - 1)"
+    "once, then fills or clamps (-1 -> size - 1); mode 'promise_in_bounds' (a GatherScatterMode, which its mode "
+    "accepts) neither wraps nor checks: lax.gather calls out-of-bounds indices there 'implementation-defined', and "
+    "the sharp-bits page says gather-like primitives clamp the index (-1 -> 0)"
 )
 
 _gather1 = OpSpec(
@@ -581,7 +586,7 @@ CATALOG: tuple[OpSpec, ...] = (
         "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.take_along_axis.html",
         (
             Attr("axis", -1, "None (flatten, 1-D indices) or int in [-r, r-1]"),
-            Attr("mode", None, '"fill" (None) or "clip"'),
+            Attr("mode", None, '"fill" (None), "clip" or "promise_in_bounds" (a GatherScatterMode)'),
             JAX_ATTRS[1],
         ),
         elements("jax.numpy.take_along_axis", "axis", OtherDims.BROADCAST, none_flattens=True),
