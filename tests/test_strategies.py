@@ -112,3 +112,59 @@ def test_broadcast_patterns_are_named() -> None:
 def test_simpler_candidates_are_strictly_smaller() -> None:
     cc = _case(layout="fortran", special=True, data_dtype="float32", mode=2, seed=40)
     assert simpler(cc) and all(c.size() < cc.size() for c in simpler(cc))
+
+
+# -- issue 22 point 6: the conditions the atlas lacked, reachable by the fuzzer ---------------
+
+
+def _found(eq_classes: tuple[EqClass, ...], condition) -> ClassCase:
+    from hypothesis import HealthCheck, find
+    from hypothesis import settings as hs
+
+    return find(
+        class_cases(eq_classes),
+        condition,
+        settings=hs(max_examples=20_000, database=None, suppress_health_check=list(HealthCheck)),
+    )
+
+
+def test_the_fuzzer_draws_nd_index_tuples_as_long_as_a_data_rank_of_7_to_9() -> None:
+    cc = _found((EqClass.ND,), lambda c: len(c.data_shape) >= 7 and c.index_shape[-1:] == (len(c.data_shape),))
+    assert len(cc.data_shape) >= 7
+
+
+def test_the_fuzzer_draws_block_gathers_on_1d_data_with_a_bad_index() -> None:
+    cc = _found((EqClass.BLOCK,), lambda c: len(c.data_shape) == 1 and str(c.regime) in ("oob-above", "oob-below"))
+    assert len(cc.data_shape) == 1
+
+
+def test_the_fuzzer_draws_an_index_batch_of_0_against_a_data_batch_that_is_not() -> None:
+    cc = _found(
+        (EqClass.ND,),
+        lambda c: c.batch_dims > 0 and c.index_shape[:1] == (0,) and c.data_shape[:1] not in ((0,), ()),
+    )
+    assert cc.index_shape[0] == 0
+
+
+def test_the_fuzzer_draws_bool_indices_under_every_mode_selector() -> None:
+    for mode in range(4):
+        cc = _found((EqClass.BLOCK,), lambda c, m=mode: c.index_dtype == "bool" and c.mode == m)
+        assert index_values(cc).dtype == np.bool_
+
+
+def test_the_new_atlas_conditions_have_probes_that_reach_ops() -> None:
+    from conformance.cases.probes import all_probes, cases_of
+
+    wanted = {"nd-tuple-rank-7", "nd-tuple-rank-8", "nd-tuple-rank-9", "block-1d-oob", "batch-index-zero"}
+    reached = {p.condition for p in all_probes() if p.condition in wanted and cases_of(p)}
+    assert reached == wanted
+    block_bool = [p for p in all_probes() if p.condition == "index-bool" and p.eq_class is EqClass.BLOCK]
+    bool_modes = {p.class_case.mode for p in block_bool}
+    assert bool_modes == {0, 1, 2, 3}  # jnp.take's four modes each see bool indices
+    along = [
+        c.attrs.get("mode")
+        for p in all_probes()
+        if p.condition == "size" and p.eq_class is EqClass.ELEMENT
+        for c in cases_of(p, ["jax.numpy.take_along_axis"])
+    ]
+    assert "promise_in_bounds" in along
