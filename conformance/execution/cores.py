@@ -101,14 +101,15 @@ class Cores:
             self._slots.wait_for(lambda: self._alone_thread in (None, threading.get_ident()))
 
     @contextlib.contextmanager
-    def alone(self) -> Iterator[None]:
-        """Every live worker stopped for the block but those this thread starts
-        in it; one such block at a time."""
+    def alone(self, keep: int | None = None) -> Iterator[None]:
+        """Every live worker stopped for the block but ``keep`` (the pid of
+        the worker that runs alone, started before) and those this thread
+        starts in it; one such block at a time."""
         with self._alone:
             with self._slots:
                 self._alone_thread = threading.get_ident()
                 now = time.monotonic()
-                self._stopped = dict.fromkeys(self._pids, now)
+                self._stopped = dict.fromkeys(self._pids - {keep}, now)
             _signal_all(set(self._stopped), signal.SIGSTOP)
             try:
                 yield

@@ -321,7 +321,7 @@ class IsolatedOracle:
         self._warm(case, CONFIRM_FACTOR * limit)
         if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
             return self._settled(case, limit)
-        with CORES.alone():
+        with CORES.alone(keep=self.pid):
             started = time.monotonic()
             done = self._run_batch([case], CONFIRM_FACTOR * limit)
             seconds = time.monotonic() - started
