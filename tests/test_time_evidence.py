@@ -168,3 +168,50 @@ def test_only_the_case_itself_is_confirmed_alone_its_warm_up_runs_beside_the_oth
         outcome = oracle.run("numpy.take", X, I, do="slow-once", marker=str(tmp_path / "m"), cpu_s=3.0)
     assert outcome.kind is Kind.VALUE
     assert alone == [False, False, True]  # the case, its warm-up in a fresh worker, the case alone
+
+
+def test_a_reproducer_asked_while_another_thread_holds_the_only_slot_does_not_deadlock() -> None:
+    """``reproducer`` took the oracle's lock, then a slot (to start the
+    worker); ``run_many`` takes a slot, then the lock: findings built in
+    threads at once (one per oracle) deadlocked a campaign. Both now take a
+    slot first."""
+    import threading
+
+    took = threading.Event()
+    with IsolatedOracle("fake-any", PATH, timeout=5.0) as oracle:
+        done: list[str] = []
+
+        def run_with_the_only_slot() -> None:
+            with CORES.held():
+                took.set()
+                time.sleep(0.5)  # the reproducer call below now waits, holding whatever it holds
+                done.append(oracle.run("numpy.take", X, I, do="returns").describe())
+
+        try:
+            CORES.configure(1)
+            runner = threading.Thread(target=run_with_the_only_slot, daemon=True)
+            runner.start()
+            took.wait(10)
+            asker = threading.Thread(
+                target=lambda: done.append(type(oracle.reproducer(_case(), _ref())).__name__), daemon=True
+            )
+            asker.start()
+            runner.join(60)
+            asker.join(60)
+            deadlocked = runner.is_alive() or asker.is_alive()
+        finally:
+            CORES.configure(None)  # (frees a deadlocked pair: a second slot)
+    assert not deadlocked
+    assert len(done) == 2, done
+
+
+def _case():
+    from conformance.core.case import Case
+
+    return Case("numpy.take", X, I, {})
+
+
+def _ref():
+    from conformance.core.outcome import Outcome
+
+    return Outcome.returned(X[I])

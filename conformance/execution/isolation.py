@@ -460,8 +460,10 @@ class IsolatedOracle:
         """The worker's oracle's :class:`~conformance.core.oracle.Reproducer` for
         ``case`` (``observed``: what the oracle did, passed on when given); raises :class:`ReproducerUnavailable` saying
         why if the
-        oracle is broken, its worker crashes or hangs, or its ``reproducer`` raises."""
-        with self._lock:
+        oracle is broken, its worker crashes or hangs, or its ``reproducer`` raises.
+        A slot first, then the oracle (the order of :meth:`run_many`: the other
+        order deadlocks threads that build findings at once)."""
+        with CORES.held(), self._lock:
             worker = self._ready_worker()
             if isinstance(worker, Outcome):
                 raise ReproducerUnavailable(
