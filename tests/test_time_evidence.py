@@ -215,3 +215,32 @@ def _ref():
     from conformance.core.outcome import Outcome
 
     return Outcome.returned(X[I])
+
+
+def test_slots_are_served_first_come_first_served() -> None:
+    """An oracle asking for a slot again the moment it let go of one used to
+    win it over others that waited: with every oracle running ahead through the
+    atlas, four oracles waited ten minutes for their first batch. Now the slot
+    goes to whoever asked first."""
+    import threading
+
+    from conformance.execution.cores import Cores
+
+    cores, order, lines = Cores(1), [], []
+
+    def ask(name: str) -> None:
+        lines.append(name)
+        with cores.held():
+            order.append(name)
+
+    with cores.held():  # the slot is taken: "b", then "c" line up; then "a" lets go and asks again
+        for name in ("b", "c"):
+            threading.Thread(target=ask, args=(name,), daemon=True).start()
+            while lines[-1:] != [name]:
+                time.sleep(0.01)
+            time.sleep(0.05)  # inside wait_for now
+    ask("a")
+    deadline = time.monotonic() + 10
+    while len(order) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert order == ["b", "c", "a"]
