@@ -303,8 +303,10 @@ class IsolatedOracle:
         its warm-up limit (:data:`WARM_UP_LIMIT`) in CPU seconds without an answer (a signature that
         does not compile or run in that long hangs whatever its index values;
         a second run alone would wait it out again), else :meth:`_confirmed`."""
-        if shape_signature(case) not in self._warm_hung:
-            return self._confirmed(case, limit)
+        return self._hung(limit) if shape_signature(case) in self._warm_hung else self._confirmed(case, limit)
+
+    def _hung(self, limit: float) -> Outcome:
+        """A confirmed hang, counted: a timeout in the case's own ``limit`` (the same words whatever confirmed it)."""
         self._counts["confirmed"] += 1
         self._counts["hangs"] += 1
         return Outcome.timed_out(limit)
@@ -320,16 +322,15 @@ class IsolatedOracle:
         self._discard()
         self._warm(case, CONFIRM_FACTOR * limit)
         if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
-            return self._settled(case, limit)
+            return self._hung(limit)
         with CORES.alone(keep=self.pid):
             started = time.monotonic()
             done = self._run_batch([case], CONFIRM_FACTOR * limit)
             seconds = time.monotonic() - started
         outcome, _ = done.get(0, (Outcome.not_run(f"oracle {self.name}: the confirmation did not run"), False))
-        self._counts["confirmed"] += 1
         if outcome.kind is Kind.TIMEOUT:
-            self._counts["hangs"] += 1
-            return Outcome.timed_out(limit)  # the case's own limit: the same words whatever the confirmation took
+            return self._hung(limit)
+        self._counts["confirmed"] += 1
         shape = f"{case[0]} on data {_shape(case[1])}, indices {_shape(case[2])}"
         self._slowest.append({"case": shape, "limit_s": limit, "confirmed_in_s": round(seconds, 3)})
         self._slowest = sorted(self._slowest, key=lambda d: -d["confirmed_in_s"])[:SLOWEST_KEPT]
@@ -347,9 +348,13 @@ class IsolatedOracle:
         self._counts["warm_ups"] += 1
         outcome, failed = self._run_batch([warm_up], limit).get(0, (None, True))
         if failed:
-            self._warm_failed.add(signature)
-            if outcome is not None and outcome.kind is Kind.TIMEOUT:
-                self._warm_hung.add(signature)
+            self._warm_up_failed(signature, outcome is not None and outcome.kind is Kind.TIMEOUT)
+
+    def _warm_up_failed(self, signature: str, hung: bool) -> None:
+        """A warm-up of ``signature`` crashed or (``hung``) passed its limit: it is never warmed again."""
+        self._warm_failed.add(signature)
+        if hung:
+            self._warm_hung.add(signature)
 
     def timing(self) -> dict[str, Any]:
         """What the run facts say of this oracle's time: warm-up cases run,
@@ -431,9 +436,7 @@ class IsolatedOracle:
             answered = {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
             if owner[failed_at] < 0:  # a warm-up failed: the next case and the rest run again
                 self._discard()
-                self._warm_failed.add(shape_signature(sent[failed_at]))
-                if isinstance(reply, NoAnswer):
-                    self._warm_hung.add(shape_signature(sent[failed_at]))
+                self._warm_up_failed(shape_signature(sent[failed_at]), isinstance(reply, NoAnswer))
                 return answered
             op, data, indices, _ = sent[failed_at]
             failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
