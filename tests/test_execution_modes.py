@@ -123,6 +123,16 @@ def test_equal_facts_in_two_modes_merge_and_a_departing_mode_stays_apart() -> No
     assert len(apart) == 2
 
 
+def test_a_fact_is_shown_in_its_default_mode_whichever_mode_was_built_first() -> None:
+    """Findings are built one thread per oracle, so which mode's finding comes
+    first is a matter of timing: the finding (and the gate's identity) is the
+    default mode's (the shortest oracle name), never the first one built."""
+    modes = [("onnxruntime-static", "static"), ("onnxruntime-noopt", "no optimizations"), ("onnxruntime", "session")]
+    for order in (modes, modes[::-1], modes[1:] + modes[:1]):
+        (merged,) = across_modes([_in(oracle, mode) for oracle, mode in order])
+        assert merged.signature.oracle == "onnxruntime" and len(merged.modes) == 3
+
+
 def test_shards_merge_the_modes_of_one_fact() -> None:
     merged = merge_findings([_in("onnxruntime", "session"), _in("onnxruntime-static", "session (static shapes)")])
     assert len(merged) == 1 and set(merged[0].modes) == {"onnxruntime", "onnxruntime-static"}

@@ -330,7 +330,7 @@ def build_findings(
     for thread in threads:
         thread.join()
     builder.all_of(None)
-    return ranked(builder.findings)
+    return ranked([f for _, f in sorted(builder.findings, key=lambda taken: taken[0])])
 
 
 class _Builder:
@@ -350,7 +350,9 @@ class _Builder:
     ) -> None:
         self.sightings, self.by_name, self.oracles, self.infos = sightings, by_name, oracles, infos
         self.settings, self.shrink_end, self.progress, self.halt = settings, shrink_end, progress, halt
-        self.findings: list[Finding] = []
+        self.findings: list[tuple[float, Finding]] = []
+        """Each finding with the first sighting's time of the root cause it was
+        built from: the order the findings are listed (and modes merged) in, whatever thread ends first."""
         self.done: set[Signature] = set()
         self.lock = threading.Lock()
 
@@ -382,6 +384,7 @@ class _Builder:
             self.settings,
             self.shrink_end,
         )
+        taken_at = first.seconds
         try:
             late = (shrink_end is not None and time.monotonic() >= shrink_end) or (
                 self.halt is not None and self.halt.is_set()
@@ -395,8 +398,8 @@ class _Builder:
                 with self.lock:
                     merged = sig in self.done
                     if merged:  # merged into a root cause already built: its count grows
-                        self.findings = [_grown(f, sightings) if f.signature == sig else f for f in self.findings]
-                        for grown in (f for f in self.findings if f.signature == sig):
+                        self.findings = [(t, _grown(f, sightings) if f.signature == sig else f) for t, f in self.findings]
+                        for grown in (f for _, f in self.findings if f.signature == sig):
                             sightings.finding(grown)  # the stream's line for it, with the count it has now
                     else:
                         self.done.add(sig)
@@ -422,5 +425,5 @@ class _Builder:
         finding = replace(finding, framework=infos[sig.oracle].framework)
         sightings.finding(finding)
         with self.lock:
-            self.findings.append(finding)
+            self.findings.append((taken_at, finding))
             self.progress.advance(findings=len(self.findings))
