@@ -168,13 +168,15 @@ class _ClassRun:
     ops: list[str] | None
     sightings: Sightings
     progress: Progress
-    stop: threading.Event
+    stops: tuple[threading.Event, ...]
+    """The campaign's halt and the caller's stop: a signal ends drawing at the
+    next case, not when the caller next looks (the count drawn is not a matter of timing)."""
     slot_end: float | None
     shard: tuple[int, int]
     drawn: int = 0
 
     def __call__(self, cc: ClassCase) -> None:
-        if self.stop.is_set() or (self.slot_end is not None and time.monotonic() > self.slot_end):
+        if any(e.is_set() for e in self.stops) or (self.slot_end is not None and time.monotonic() > self.slot_end):
             raise _Stop
         self.drawn += 1
         if (self.drawn - 1) % self.shard[1] != self.shard[0]:
@@ -215,6 +217,7 @@ class _Work:
     sightings: Sightings
     progress: Progress
     halt: threading.Event
+    stop: threading.Event
     start: float
     replay: Replay | None
     out_dir: Path | None
@@ -302,7 +305,14 @@ class _Work:
             now = time.monotonic()
             slot_end = None if draw_end is None else now + (draw_end - now) / (len(classes) - n)
             run = _ClassRun(
-                self.oracles, self.infos, ops, self.sightings, self.progress, self.halt, slot_end, settings.shard
+                self.oracles,
+                self.infos,
+                ops,
+                self.sightings,
+                self.progress,
+                (self.halt, self.stop),
+                slot_end,
+                settings.shard,
             )
             try:
                 _drive(
@@ -389,7 +399,7 @@ def run_campaign(
     if stream:
         stream.header(facts=run_facts, seed=settings.seed, budget=settings.to_json(), shard=settings.shard)
     work = _Work(
-        oracles, settings, infos, Sightings(start, stream), progress, threading.Event(), start, replay, out_dir
+        oracles, settings, infos, Sightings(start, stream), progress, threading.Event(), stop, start, replay, out_dir
     )
     thread = threading.Thread(target=work, name="campaign", daemon=True)
     thread.start()
