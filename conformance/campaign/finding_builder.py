@@ -398,7 +398,9 @@ class _Builder:
                 with self.lock:
                     merged = sig in self.done
                     if merged:  # merged into a root cause already built: its count grows
-                        self.findings = [(t, _grown(f, sightings) if f.signature == sig else f) for t, f in self.findings]
+                        self.findings = [
+                            (t, _grown(f, sightings) if f.signature == sig else f) for t, f in self.findings
+                        ]
                         for grown in (f for _, f in self.findings if f.signature == sig):
                             sightings.finding(grown)  # the stream's line for it, with the count it has now
                     else:

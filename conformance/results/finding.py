@@ -167,7 +167,8 @@ def ranked(findings: list[Finding]) -> list[Finding]:
 
 
 def _merged(group: list[Finding]) -> Finding:
-    first = min(group, key=lambda f: f.signature.oracle)  # the default mode ('jax' before 'jax-default'), whatever came first
+    # the default mode ('jax' before 'jax-default'), whatever came first
+    first = min(group, key=lambda f: f.signature.oracle)
     modes: dict[str, str] = {}
     scripts = dict(first.scripts)
     variants: dict[str, dict[str, int]] = {}
