@@ -41,8 +41,7 @@ NAMED = frozenset(
         Behaviour.WRAPS,
         Behaviour.CLAMPS,
         Behaviour.CLAMPS_RAW,
-        Behaviour.ZERO_FILLS,
-        Behaviour.FILLS,
+        Behaviour.FILLS_OR_GARBAGE,
         Behaviour.LOW_32_BITS,
         Behaviour.SIGNED,
     }

@@ -55,10 +55,11 @@ def test_accepting_a_negative_where_the_docs_reject_it_is_wraps() -> None:
     assert (v.conforms, str(v.outcome), v.behaviour) == (False, "value instead of error", Behaviour.WRAPS)
 
 
-def test_out_of_range_read_as_zero_is_zero_fill_and_as_seven_is_fill() -> None:
+def test_out_of_range_read_as_zero_or_as_seven_is_fills_or_garbage_one_example_cannot_tell_a_fill_from_stray_memory():
     zero = _verdict("numpy.take", [9], Outcome.returned(np.array([0], np.int32)), "oob-above", axis=0)
     seven = _verdict("numpy.take", [1, 9], Outcome.returned(np.array([20, 7], np.int32)), "oob-above", axis=0)
-    assert zero.behaviour is Behaviour.ZERO_FILLS and seven.behaviour is Behaviour.FILLS
+    stray = _verdict("numpy.take", [9, 9], Outcome.returned(np.array([7, -3], np.int32)), "oob-above", axis=0)
+    assert zero.behaviour is seven.behaviour is stray.behaviour is Behaviour.FILLS_OR_GARBAGE
 
 
 def test_unexplained_value_is_garbage() -> None:

@@ -99,7 +99,9 @@ def test_an_ambiguous_sighting_joins_the_named_root_cause_it_fits_and_no_other()
     assert list(sightings.first) == [named.signature()]
     assert sightings.counts[named.signature()] == 2
     clamped = replace(named.signature(), policy="clamps")
-    assert merged_into(one.signature(), {"zero-fills"}, {clamped}) is None  # a word that does not fit never names it
+    assert (
+        merged_into(one.signature(), {Behaviour.FILLS_OR_GARBAGE}, {clamped}) is None
+    )  # a word that does not fit never names it
 
 
 def test_an_ambiguous_shrink_candidate_never_keeps_a_named_root_cause() -> None:

@@ -23,8 +23,13 @@ class Behaviour(Word):
     WRAPS = "wraps"
     CLAMPS = "clamps"
     CLAMPS_RAW = "clamps (raw)"
-    ZERO_FILLS = "zero-fills"
-    FILLS = "fills"
+    FILLS_OR_GARBAGE = "fills or garbage"
+    """A value that is no element of the data where (and only where) an index
+    is out of range: a fill (zero or another constant) or whatever lay in
+    memory. One example cannot tell a fill from a stray read of the same
+    bytes (MLX documents out-of-bounds reads as undefined; OpenVINO's GatherND
+    reads past its buffer, zeros on one run and junk on the next), so the
+    word names both, and the same answer reads the same on every machine."""
     LOW_32_BITS = "reads the low 32 bits"
     SIGNED = "reads unsigned as signed"
     BATCH_DIVIDED = "reads data batch b // k"
@@ -42,6 +47,16 @@ class Behaviour(Word):
     UNSUPPORTED = "not supported"
     HARNESS_ERROR = "harness error"
     """The suite itself failed on the case (its reference or judge raised): never the framework's doing."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Behaviour | None:
+        """The words results of format 3 and earlier wrote for what is now
+        :attr:`FILLS_OR_GARBAGE`, read as it.
+
+        >>> Behaviour("zero-fills"), Behaviour("fills")
+        (<Behaviour.FILLS_OR_GARBAGE: 'fills or garbage'>, <Behaviour.FILLS_OR_GARBAGE: 'fills or garbage'>)
+        """
+        return cls.FILLS_OR_GARBAGE if value in ("zero-fills", "fills") else None
 
 
 @dataclass(frozen=True)
@@ -73,8 +88,12 @@ BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.CLAMPS_RAW: Look(
         4, "#ffe0b2", "#8a3c00", "clamped a negative index to 0 without wrapping it (-1 reads element 0)"
     ),
-    Behaviour.FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote a fill value where the index is out of range"),
-    Behaviour.ZERO_FILLS: Look(4, "#ffe0b2", "#8a3c00", "wrote 0 where the index is out of range"),
+    Behaviour.FILLS_OR_GARBAGE: Look(
+        6,
+        "#f8c9c4",
+        "#8e0000",
+        "where the index is out of range, a value that is no element of the data: a fill or a stray read of memory",
+    ),
     Behaviour.LOW_32_BITS: Look(
         4, "#ffe0b2", "#8a3c00", "read a 64-bit index as its low 32 bits (2**32 + 1 reads element 1)"
     ),

@@ -1,7 +1,8 @@
 """What a finding costs a user, as a rank (0: the worst): the order in which
 findings are listed (the summary's "the worst", the report's default order).
 
-From the worst: reads outside the data (``garbage``) and silent wrong
+From the worst: reads outside the data (``garbage``, ``fills or garbage``: a
+fill and a stray read look alike, so the worse is assumed) and silent wrong
 values; a value where an error is documented; a crash; a hang; a wrong
 shape (or dtype); an error where a value is documented; an error of the
 wrong class; a dtype not supported (or accepted undocumented); what the
@@ -41,11 +42,12 @@ COST: dict[MismatchKind, int] = {
 }
 """The rank of each outcome (the module docstring's order); unknown ones rank last."""
 GARBAGE_COST = 0
-"""A read outside the data costs the most, whatever the outcome class."""
+"""A read outside the data (or what may be one) costs the most, whatever the outcome class."""
+OUTSIDE = frozenset({Behaviour.GARBAGE, Behaviour.FILLS_OR_GARBAGE})
 
 
 def user_cost(sig: Signature) -> int:
     """The rank of a root cause by what it costs a user (0: the worst)."""
-    if sig.policy is Behaviour.GARBAGE:
+    if sig.policy in OUTSIDE:
         return GARBAGE_COST
     return COST.get(sig.outcome.kind, max(COST.values()) + 1)

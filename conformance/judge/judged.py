@@ -123,7 +123,8 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     ...     CaseTags("oob-above", "int64", "int"))
     >>> j = judgement(case, info, Outcome.returned(np.array([3])))
     >>> [(label, shows) for label, _, _, shows in j.values]
-    [('wraps', False), ('clamps', True), ('clamps', True), ('zero-fills', False), ('fills', False), ('observed', True)]
+    [('wraps', False), ('clamps', True), ('clamps', True), ('fills or garbage', False), ('fills or garbage', False),
+     ('observed', True)]
     >>> {word: shows for word, _, shows in j.errors}["index out of range"], j.other[1]
     (False, False)
     """

@@ -130,8 +130,7 @@ POLICY_WORDS = frozenset(
         Behaviour.WRAPS,
         Behaviour.CLAMPS,
         Behaviour.CLAMPS_RAW,
-        Behaviour.ZERO_FILLS,
-        Behaviour.FILLS,
+        Behaviour.FILLS_OR_GARBAGE,
         Behaviour.LOW_32_BITS,
         Behaviour.SIGNED,
         Behaviour.AMBIGUOUS,
@@ -238,7 +237,7 @@ def still_shows(seen: Signature, root: Signature) -> bool:
     int32, any word beyond int32.
 
     >>> root = Signature("jax.numpy.take", "jax", "0.8", "cpu", "x64", "wrong value", "", BEYOND_INT32)
-    >>> fills = replace(root, policy=Behaviour.FILLS)
+    >>> fills = replace(root, policy=Behaviour.FILLS_OR_GARBAGE)
     >>> still_shows(fills, root), still_shows(fills, replace(root, policy=Behaviour.GARBAGE))
     (True, False)
     """

@@ -14,8 +14,10 @@ are silent (``OpSpec.unspecified``) the outcome is ``spec silent``.
 
 In the policy regimes (negative, out of range, extremes) the judge also names
 the *observed* policy (:func:`observed_policy`): raises, wraps, clamps,
-clamps (raw), zero-fills, fills another value, ``ambiguous`` when the
-example cannot tell two of them apart, or garbage when none explains it.
+clamps (raw), ``fills or garbage`` (a value that is no element of the data
+where an index is out of range, and only there: a fill and a stray read of
+memory look alike), ``ambiguous`` when the example cannot tell two of them
+apart, or garbage when none explains it.
 
 >>> import numpy as np
 >>> from conformance.core.case import CaseTags
@@ -55,9 +57,9 @@ CANDIDATES: tuple[tuple[IndexPolicy, Behaviour], ...] = (
     (MODULO, Behaviour.WRAPS),
     (WRAP_THEN_CLAMP, Behaviour.CLAMPS),
     (CLIP, Behaviour.CLAMPS_RAW),
-    (ZERO_FILL, Behaviour.ZERO_FILLS),
-    (WRAP_THEN_ZERO, Behaviour.ZERO_FILLS),  # OpenVINO's Gather-8: negatives wrap, the rest reads zero
-    (WRAP_THEN_FILL, Behaviour.FILLS),
+    (ZERO_FILL, Behaviour.FILLS_OR_GARBAGE),
+    (WRAP_THEN_ZERO, Behaviour.FILLS_OR_GARBAGE),  # OpenVINO's Gather-8: negatives wrap, the rest reads zero
+    (WRAP_THEN_FILL, Behaviour.FILLS_OR_GARBAGE),
 )
 """Every policy tried to explain a value, with its word where the example
 holds both in-range negatives and out-of-range indices (see :func:`candidates`)."""
@@ -65,14 +67,14 @@ holds both in-range negatives and out-of-range indices (see :func:`candidates`).
 NEGATIVES_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
     (ONNX, Behaviour.WRAPS),  # MODULO, WRAP_THEN_CLAMP and WRAP_THEN_FILL read [-size, -1] the same way
     (CLIP, Behaviour.CLAMPS_RAW),
-    (ZERO_FILL, Behaviour.ZERO_FILLS),
+    (ZERO_FILL, Behaviour.FILLS_OR_GARBAGE),
 )
 OUT_OF_RANGE_ONLY: tuple[tuple[IndexPolicy, Behaviour], ...] = (
     (MODULO, Behaviour.WRAPS),
     (WRAP_THEN_CLAMP, Behaviour.CLAMPS),  # CLIP clamps the same way when no index lies in [-size, -1]
     (CLIP, Behaviour.CLAMPS),
-    (ZERO_FILL, Behaviour.ZERO_FILLS),
-    (WRAP_THEN_FILL, Behaviour.FILLS),
+    (ZERO_FILL, Behaviour.FILLS_OR_GARBAGE),
+    (WRAP_THEN_FILL, Behaviour.FILLS_OR_GARBAGE),
 )
 
 
@@ -266,19 +268,16 @@ NO_VALUES = PolicyValues(Case("numpy.take", np.zeros(0), np.zeros(0, np.int64), 
 """The values of no re-reading (:meth:`PolicyValues.reread` where it changes no index): explains nothing."""
 
 
-def _fills_another_value(got: np.ndarray, values: PolicyValues, base: IndexPolicy) -> bool:
-    """True if ``got`` is ``base``'s (a fill policy) result with some other
-    constant where it fills (the fill positions: where two fill values differ)."""
+def _wrong_only_where_out_of_range(got: np.ndarray, values: PolicyValues, base: IndexPolicy) -> bool:
+    """True if ``got`` is ``base``'s (a fill policy) result everywhere but
+    where it fills (the fill positions: where two fill values differ), and
+    differs there: what a fill of another value and a stray read both give."""
     zero = values.under(base.with_fill(False if got.dtype == np.bool_ else ("" if got.dtype.kind in "US" else 0)))
     ones = values.under(base.with_fill(True if got.dtype == np.bool_ else ("x" if got.dtype.kind in "US" else 1)))
     if zero is None or ones is None or zero.shape != got.shape or zero.dtype != got.dtype:
         return False
     mask = unequal_elements(zero, ones)  # the positions a fill policy writes
-    if not mask.any():
-        return False
-    same_elsewhere = not unequal_elements(got, zero)[~mask].any()
-    filled = got[mask]
-    return same_elsewhere and not unequal_elements(filled, np.broadcast_to(filled[:1], filled.shape)).any()
+    return bool(mask.any()) and not unequal_elements(got, zero)[~mask].any()
 
 
 def fitting_words(value: np.ndarray, values: PolicyValues) -> frozenset[Behaviour]:
@@ -300,13 +299,14 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     """Name what an oracle did with bad indices (see the module docstring):
     the one word among :func:`candidates` whose policy gives exactly ``got``;
     ``ambiguous`` when candidates with different words all give it (an axis
-    too short to tell them apart), ``garbage`` when none does.
+    too short to tell them apart), ``fills or garbage`` when the value is
+    right but where an index is out of range, ``garbage`` when none of these.
 
     >>> case = Case("jax.numpy.take", np.array([1, 2, 3]), np.array([-1, 7]), {"axis": 0, "mode": "clip"})
     >>> observed_policy(Outcome.returned(np.array([3, 3])), PolicyValues(case)).value
     'clamps'
-    >>> observed_policy(Outcome.returned(np.array([3, 9])), PolicyValues(case)).value
-    'fills'
+    >>> [observed_policy(Outcome.returned(np.array([3, v])), PolicyValues(case)).value for v in (0, 9)]
+    ['fills or garbage', 'fills or garbage']
     >>> observed_policy(Outcome.returned(np.array([2, 5])), PolicyValues(case)).value
     'garbage'
     >>> observed_policy(Outcome.returned(np.zeros((2, 0))), PolicyValues(case)).value
@@ -329,8 +329,8 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
         return next(iter(words))
     if words:
         return Behaviour.AMBIGUOUS
-    if any(_fills_another_value(value, values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
-        return Behaviour.FILLS
+    if any(_wrong_only_where_out_of_range(value, values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
+        return Behaviour.FILLS_OR_GARBAGE
     return Behaviour.GARBAGE
 
 
