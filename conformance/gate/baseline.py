@@ -295,7 +295,8 @@ def _note(outcome: str, policy: str) -> tuple[str, str]:
 
 def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
     """Baseline entries (JSON-able) for ``findings``, one per root cause, for a
-    person to review: the exact identity, versions pinned to the release
+    person to review: the exact identity (with the other execution modes in
+    which it shows as ``oracles``: one fact, one entry), versions pinned to the release
     series seen, the finding's minimal case as reproducer, the op's doc as
     link and a note that starts with ``TODO`` (the drafted guess of what it
     is and who is at fault).
@@ -310,6 +311,9 @@ def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
     >>> e = draft_entries([f])[0]
     >>> e["op"], e["condition"], e["versions"], e["note"][:5], len(e["reproducers"])
     ('onnx.Gather', ['in-range', '0-d'], '>=1.31,<1.32', 'TODO:', 1)
+    >>> modes = {"onnxruntime": "session", "onnxruntime-noopt": "session (no optimizations)"}
+    >>> draft_entries([replace(f, modes=modes)])[0]["oracles"]
+    ['onnxruntime-noopt']
     """
     from conformance.spec.catalog import spec
 
@@ -334,5 +338,6 @@ def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
                 "link": spec(f.case.op).doc,
                 "reproducers": [f.case.to_json()],
             }
+            | ({"oracles": others} if (others := [o for o in f.modes if o != s.oracle]) else {})
         )
     return entries
