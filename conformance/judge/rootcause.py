@@ -69,6 +69,7 @@ reproducer replayed alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 
@@ -307,16 +308,29 @@ def rejected_dtype(case: Case, got: Outcome) -> tuple[DtypeArg, str]:
 
 
 def attribute_blamed(case: Case, got: Outcome) -> str | None:
-    """``name=value`` of the case's first attribute whose name and value the
-    error message quotes (``The 'raise' mode to take is not supported``).
+    """``name=value`` of the case's first attribute that the error message
+    names and whose value it quotes (``The 'raise' mode to take is not
+    supported``) or gives right after the name (``axis 5 is out of bounds``,
+    ``axis=5``, ``got 5``). A digit somewhere in a message about the axis is
+    no quote: OpenVINO's shape error "... except for the dimension at axis
+    index.1" blames the shapes, not ``axis=1``.
 
     >>> attribute_blamed(Case("t.t", np.zeros(1), np.zeros(1, int), {"axis": 0, "mode": "raise"}),
     ...                  Outcome(Kind.ERROR, message="The 'raise' mode to take is not supported."))
     "mode='raise'"
+    >>> axis = Case("t.t", np.zeros((2, 2)), np.zeros(1, int), {"axis": 5})
+    >>> attribute_blamed(axis, Outcome(Kind.ERROR, message="axis 5 is out of bounds for array of dimension 2"))
+    'axis=5'
+    >>> shapes = "Shapes {3,5} and {2,3} are not consistent, except for the dimension at axis index.1"
+    >>> attribute_blamed(replace(axis, attrs={"axis": 1}), Outcome(Kind.ERROR, message=shapes))
     """
     text = (got.message or "").lower()
     for name, value in case.attrs.items():
-        if value is not None and name.lower() in text and str(value).lower() in text:
+        if value is None or not re.search(rf"\b{re.escape(name.lower())}\b", text):
+            continue
+        quoted = re.escape(str(value).lower())
+        after_name = rf"\b(?:{re.escape(name.lower())}|got)\W{{0,3}}{quoted}(?![\w.])"
+        if re.search(rf"'{quoted}'|\"{quoted}\"|{after_name}", text):
             return f"{name}={value!r}"
     return None
 
