@@ -108,3 +108,16 @@ def test_observed_policy_of_an_error_is_raises() -> None:
         observed_policy(Outcome.raised(IndexError("x"), ErrorClass.INDEX_OUT_OF_RANGE), PolicyValues(case))
         is Behaviour.RAISES
     )
+
+
+def test_a_type_error_for_an_attribute_of_the_wrong_type_is_the_refusal_the_docs_ask_not_a_rejected_dtype() -> None:
+    """The baseline's review by hand: JAX answers ``fill_value='1'`` with "data type '' not understood", TF and
+    Paddle ``axis=True`` with a dtype error; each refuses the attribute, as the reference does (a false
+    "dtype rejected" finding before)."""
+    jax_words = Outcome.raised(TypeError("data type '' not understood"), ErrorClass.DTYPE_UNSUPPORTED)
+    v = _verdict("jax.numpy.take", [1], jax_words, "in-range", axis=0, mode="fill", fill_value="1")
+    tf_words = Outcome.raised(
+        TypeError("Value passed to parameter 'axis' has DataType bool"), ErrorClass.DTYPE_UNSUPPORTED
+    )
+    w = _verdict("tensorflow.gather", [1], tf_words, "in-range", axis=True)
+    assert (v.conforms, v.behaviour, w.conforms, w.behaviour) == (True, Behaviour.RAISES, True, Behaviour.RAISES)

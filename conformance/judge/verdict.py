@@ -14,7 +14,7 @@ are silent (``OpSpec.unspecified``) the outcome is ``spec silent``.
 
 In the policy regimes (negative, out of range, extremes) the judge also names
 the *observed* policy (:func:`observed_policy`): raises, wraps, clamps,
-clamps (raw), ``fills or garbage`` (a value that is no element of the data
+clamps (raw), ``fills or garbage`` (a value no element-reading policy gives
 where an index is out of range, and only there: a fill and a stray read of
 memory look alike), ``ambiguous`` when the example cannot tell two of them
 apart, or garbage when none explains it.
@@ -307,7 +307,8 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     'clamps'
     >>> [observed_policy(Outcome.returned(np.array([3, v])), PolicyValues(case)).value for v in (0, 9)]
     ['fills or garbage', 'fills or garbage']
-    >>> observed_policy(Outcome.returned(np.array([2, 5])), PolicyValues(case)).value
+    >>> in_range = replace(case, indices=np.array([0, 7]))   # index 0 reads 1, not 2
+    >>> observed_policy(Outcome.returned(np.array([2, 5])), PolicyValues(in_range)).value
     'garbage'
     >>> observed_policy(Outcome.returned(np.zeros((2, 0))), PolicyValues(case)).value
     'unchecked (empty output)'
@@ -409,7 +410,7 @@ def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> Mi
             # so)
             return Mismatch.OK
     if got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
-        return Mismatch(MismatchKind.DTYPE_REJECTED)
+        return Mismatch.OK if _attribute_type_refused(ref) else Mismatch(MismatchKind.DTYPE_REJECTED)
     if ref.kind is Kind.ERROR:
         return (
             Mismatch(MismatchKind.VALUE_INSTEAD_OF_ERROR) if got.kind is Kind.VALUE else _error_mismatch(case, ref, got)
@@ -427,6 +428,21 @@ def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> Mi
     if same_bits(g, ref.value):
         return Mismatch.OK
     return Mismatch(MismatchKind.NAN_PAYLOAD if _only_nan_payloads(g, ref.value) else MismatchKind.WRONG_VALUE)
+
+
+def _attribute_type_refused(ref: Outcome) -> bool:
+    """Whether the reference refuses an argument of the wrong type (its
+    TypeError: ``axis must be an integer, got bool True``, ``fill_value must
+    be a scalar``): a framework's
+    type error then speaks of the attribute, in the words of a dtype error
+    (JAX: "data type '' not understood" for ``fill_value='1'``; TF and Paddle
+    for ``axis=True``), and refuses what the docs refuse: no dtype is rejected.
+
+    >>> bad = reference_outcome(Case("numpy.take", np.arange(3), np.array([0]), {"axis": True}))
+    >>> _attribute_type_refused(bad), _attribute_type_refused(Outcome.returned(np.zeros(1)))
+    (True, False)
+    """
+    return ref.kind is Kind.ERROR and ref.error_type == "TypeError"
 
 
 def _refused_empty_axis(case: Case, ref: Outcome, got: Outcome) -> bool:
@@ -527,7 +543,9 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
     conforms = outcome.conforms
     if outcome.kind is MismatchKind.INTERNAL:
         behaviour = Behaviour.INTERNAL
-    elif got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED:
+    elif (
+        got.kind is Kind.ERROR and got.error_class is ErrorClass.DTYPE_UNSUPPORTED and not _attribute_type_refused(ref)
+    ):
         behaviour = Behaviour.DTYPE_REJECTED
     elif regime in POLICY_REGIMES:
         behaviour = observed_policy(got, values)
