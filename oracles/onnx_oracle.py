@@ -238,6 +238,34 @@ def type_problem(dtype: np.dtype) -> str | None:
 Dims = tuple[int | str, ...]
 
 
+def attribute_problem(value: Any) -> str | None:
+    """Why a single-node model cannot carry ``value`` as an attribute as it
+    is, or None. ONNX attributes are typed protobuf fields, and
+    ``onnx.helper.make_node`` writes a bool as the INT 1, a NumPy integer as
+    a plain INT, drops None (the op's default applies) and refuses a 0-d
+    array: a case with such a value would run another case (the baseline's
+    reviews by hand found eight findings that were these). A float or a
+    string is written as a FLOAT or STRING attribute, which the runtime must
+    judge: those run.
+
+    >>> [attribute_problem(v) is None for v in (1, -2**63, 1.5, "raise")]
+    [True, True, True, True]
+    >>> attribute_problem(None)
+    'ONNX drops a None attribute (the default applies: the runtime never sees None)'
+    >>> attribute_problem(np.int64(1))
+    'ONNX writes a NumPy integer attribute as a plain INT (the runtime never sees its type)'
+    """
+    if value is None:
+        return "ONNX drops a None attribute (the default applies: the runtime never sees None)"
+    if isinstance(value, (bool, np.bool_)):
+        return f"ONNX writes a bool attribute as the INT {int(value)} (the runtime never sees a bool)"
+    if isinstance(value, np.integer):
+        return "ONNX writes a NumPy integer attribute as a plain INT (the runtime never sees its type)"
+    if isinstance(value, np.ndarray):
+        return "onnx.helper cannot write an array as an INT attribute (the model cannot be built)"
+    return None
+
+
 def _dims(shape: int | Dims, prefix: str) -> Dims:
     """A rank as symbolic dimensions (``d0, d1, ...``), or a shape as it is.
 
@@ -314,6 +342,19 @@ class OnnxOracle(FrameworkOracle):
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return type_problem(a.dtype)
+
+    def unsupported_reason(
+        self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]
+    ) -> str | None:
+        """Also a case whose attribute a model cannot carry as it is
+        (:func:`attribute_problem`): the runtime would see another value.
+
+        >>> OnnxOracle.unsupported_reason(OrtOracle(), "onnx.Gather-13", np.zeros(2), np.zeros(1, int), {"axis": True})
+        'onnxruntime: axis=True: ONNX writes a bool attribute as the INT 1 (the runtime never sees a bool)'
+        """
+        reason = super().unsupported_reason(op, data, indices, attrs)
+        problem = next(((n, p) for n, v in attrs.items() if (p := attribute_problem(v))), None)
+        return reason or (f"{self.name}: {problem[0]}={attrs[problem[0]]!r}: {problem[1]}" if problem else None)
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
         if self.static_shapes:
