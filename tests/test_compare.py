@@ -121,3 +121,16 @@ def test_a_type_error_for_an_attribute_of_the_wrong_type_is_the_refusal_the_docs
     )
     w = _verdict("tensorflow.gather", [1], tf_words, "in-range", axis=True)
     assert (v.conforms, v.behaviour, w.conforms, w.behaviour) == (True, Behaviour.RAISES, True, Behaviour.RAISES)
+
+
+def test_a_script_of_a_stray_read_seen_as_zero_reproduces_it_whatever_other_bytes_it_reads() -> None:
+    """An OpenVINO GatherND finding read 0 past the data when it was built; its script read 4.6e-41 and said
+    'not reproduced' (tests/test_consistency.py): for a 'fills or garbage' root cause, a value no policy gives
+    shows it too (the script's 'other' verdict)."""
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judgement
+
+    info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
+    case = Case("numpy.take", X, np.array([9]), {"axis": 0, "mode": "raise"}, CaseTags("oob-above", "int64", "int"))
+    j = judgement(case, info, Outcome.returned(np.array([0], np.int32)))
+    assert j.other[1], j.other

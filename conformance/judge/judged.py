@@ -113,8 +113,10 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     prints as data: :func:`judged_alone` on an error of every class, on the
     reference's value, each candidate policy's and the one ``observed``; an
     answer shows the finding where it :func:`settles` as ``root`` (default:
-    the root cause ``observed`` shows). A value none of those is shows it only
-    where ``observed`` was such a value too (no policy explains it).
+    the root cause ``observed`` shows). A value none of those is shows it
+    where ``observed`` was such a value too (no policy explains it), or where
+    the root cause is ``fills or garbage``: a stray read gives other bytes on
+    each run (0 when the finding was built, whatever lies there when the script runs).
 
     >>> import numpy as np
     >>> from conformance.core.case import CaseTags
@@ -142,6 +144,7 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     policies = [v for label, v, _, _ in judged if label != "observed"]
     got = observed.value if observed.kind is Kind.VALUE else None
     unexplained = got is not None and not any(same_bits(v, got) for v in policies)
-    garbage = root is not None and unexplained and any(shows for label, _, _, shows in judged if label == "observed")
+    shown = any(shows for label, _, _, shows in judged if label == "observed")
+    garbage = root is not None and (unexplained and shown or root.policy is Behaviour.FILLS_OR_GARBAGE)
     other = "a value no policy explains" + (f": it still shows {root.words()}" if garbage and root else "")
     return Judgement(errors, judged, (other, garbage))
