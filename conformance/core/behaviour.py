@@ -24,9 +24,9 @@ class Behaviour(Word):
     CLAMPS = "clamps"
     CLAMPS_RAW = "clamps (raw)"
     FILLS_OR_GARBAGE = "fills or garbage"
-    """A value that is no element of the data where (and only where) an index
-    is out of range: a fill (zero or another constant) or whatever lay in
-    memory. One example cannot tell a fill from a stray read of the same
+    """Where (and only where) an index is out of range, a value that no
+    element-reading policy gives: a fill (zero or another constant) or
+    whatever lay in memory. One example cannot tell a fill from a stray read of the same
     bytes (MLX documents out-of-bounds reads as undefined; OpenVINO's GatherND
     reads past its buffer, zeros on one run and junk on the next), so the
     word names both, and the same answer reads the same on every machine."""
@@ -92,7 +92,7 @@ BEHAVIOURS: dict[Behaviour, Look] = {
         6,
         "#f8c9c4",
         "#8e0000",
-        "where the index is out of range, a value that is no element of the data: a fill or a stray read of memory",
+        "where the index is out of range, a value no index policy reads: a fill or a stray read of memory",
     ),
     Behaviour.LOW_32_BITS: Look(
         4, "#ffe0b2", "#8a3c00", "read a 64-bit index as its low 32 bits (2**32 + 1 reads element 1)"
