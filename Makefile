@@ -22,7 +22,7 @@ test: $(STAMP) browser
 	$(BIN)/ruff check conformance oracles tests benchmarks
 	$(BIN)/python -m mypy
 	mkdir -p $${GC_ARTIFACTS:-.artifacts}
-	$(BIN)/python -m pytest -q -n auto --junitxml=$${GC_ARTIFACTS:-.artifacts}/junit.xml
+	$(BIN)/python -m pytest -q -n auto --durations=25 --junitxml=$${GC_ARTIFACTS:-.artifacts}/junit.xml
 
 # The slow tests (not in `make test`): `gather-conformance upgrade` for real, two NumPy releases from the registry.
 test-slow: $(STAMP)
