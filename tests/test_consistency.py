@@ -19,7 +19,6 @@ from conformance.cases.class_case import ClassCase
 from conformance.cases.translate import translate
 from conformance.core.case import OpKey
 from conformance.core.oracle import Reproducer
-from conformance.core.vocabulary import MismatchKind
 from conformance.execution import registry
 from conformance.execution.scripts import save
 from conformance.judge.verdict import reference_outcome
@@ -111,39 +110,23 @@ DEFAULT_MODES = (
 )
 """The oracle of each framework's default mode (ONNX: its reference and its runtime; TensorFlow: its
 NumPy API too)."""
-OPS = (
-    "array_api.take",
-    "jax.numpy.take",
-    "mlx.take",
-    "numpy.take",
-    "onnx.GatherElements",
-    "onnx.GatherND",
-    "openvino.GatherND",
-    "paddle.take_along_axis",
-    "tensorflow.experimental.numpy.take",
-    "tensorflow.gather",
-    "torch.take_along_dim",
-)
-"""An op or two of each framework, with the atlas: its probes meet the internal errors (torch's
-take_along_dim on an empty axis, tf.experimental.numpy.take with mode='wrap' on one), the shape
-refusals and the errors of another class that eight drawn cases per class may miss."""
 
 
 @pytest.mark.timeout(900)
 def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) -> None:
     """A small campaign over every oracle here; the own oracle's script of
     one finding of each kind (:func:`_one_per_kind`), saved and run in a fresh
-    interpreter from another directory, prints REPRODUCED and exits 1 (the
-    atlas's probes included, over an op or two per framework: :data:`OPS`): an
-    internal error, an error of another class and a shape refusal among
-    them, a value that may be a stray read too (``fills or garbage`` names
-    what the script sees again, whatever the bytes). One oracle per
+    interpreter from another directory, prints REPRODUCED and exits 1, a
+    value that may be a stray read too (``fills or garbage`` names what the
+    script sees again, whatever the bytes). The internal errors, wrong error
+    classes and shape refusals the atlas meets have their own test
+    (tests/test_finding_reproducers.py). One oracle per
     framework, in its default mode (:data:`DEFAULT_MODES`): a compiling mode
     costs minutes of compilation here, and its scripts are the same program
     with another runner (tests/test_execution_modes.py runs the modes)."""
     oracles = [registry.get(name) for name in DEFAULT_MODES]
     try:
-        result = run_campaign(oracles, Settings(seed=0, max_examples=8, shrink_evals=10, atlas=True, ops=OPS))
+        result = run_campaign(oracles, Settings(seed=0, max_examples=8, shrink_evals=10))
     finally:
         for o in oracles:
             o.close()
@@ -163,7 +146,5 @@ def test_every_reproducer_of_a_small_real_campaign_reproduces_alone(tmp_path) ->
         if r.returncode != 1 or "REPRODUCED" not in r.stdout
     ]
     assert not failures, "\n\n".join(f"{words} (exit {code}):\n{out}" for words, code, out in failures)
-    kinds = {f.signature.outcome.kind for f, _ in jobs}
-    assert {MismatchKind.INTERNAL, MismatchKind.WRONG_ERROR, MismatchKind.SHAPES_REFUSED} <= kinds, kinds
     frameworks = {result.facts["oracles"][f.signature.oracle]["framework"] for f, _ in jobs}
     assert len(frameworks) >= 3, frameworks
