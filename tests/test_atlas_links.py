@@ -13,6 +13,7 @@ import numpy as np
 
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
+from conformance.core.outcome import Outcome
 from conformance.judge.signature import Signature
 from conformance.results.atlas import AtlasCell, RootSighting
 from conformance.results.finding import Finding
@@ -59,3 +60,17 @@ def test_a_cell_of_any_mode_of_a_finding_merged_across_modes_links_to_it() -> No
     cell = replace(_cell("torch.gather", (RootSighting(compiled_sig),)), oracle="torch-compile")
     assert cell_findings(cell, FindingIndex([merged])) == [merged]
     assert _bench().unlinked([cell], [merged]) == []
+
+
+def test_a_cell_whose_root_cause_building_renamed_links_to_the_finding_it_became() -> None:
+    """A default run's one orphan: 'dtype-min | jax.advanced_indexing on jax' recorded its root cause as drawn
+    ('fills or garbage' beyond int32); building named it 'reads the low 32 bits' on an example it built, and the
+    cell linked to nothing. The finding keeps the root causes it was built from (also through its JSON)."""
+    from conformance.report.atlas_match import FindingIndex, cell_findings
+
+    drawn = replace(SIG, policy=Behaviour.FILLS_OR_GARBAGE)
+    case = Case("torch.gather", np.arange(5.0), np.array([-1]), {"dim": 0})
+    finding = Finding(SIG, case, Outcome.returned(np.zeros(1)), {}, framework="torch", built_from=[drawn])
+    again = Finding.from_json(finding.to_json())
+    assert again.built_from == [drawn]
+    assert cell_findings(_cell("torch.gather", (RootSighting(drawn),)), FindingIndex([again])) == [again]

@@ -384,12 +384,11 @@ class _Builder:
             self.settings,
             self.shrink_end,
         )
-        taken_at = first.seconds
+        taken_at, drawn = first.seconds, sig
         try:
             late = (shrink_end is not None and time.monotonic() >= shrink_end) or (
                 self.halt is not None and self.halt.is_set()
             )
-            drawn = sig
             if sig.policy in (None, Behaviour.AMBIGUOUS) and sig.condition == BEYOND_INT32 and not late:
                 sig = built(sig, first, by_name[sig.oracle], infos, sightings)
             if sig.policy is Behaviour.AMBIGUOUS and not late:
@@ -399,7 +398,13 @@ class _Builder:
                     merged = sig in self.done
                     if merged:  # merged into a root cause already built: its count grows
                         self.findings = [
-                            (t, _grown(f, sightings) if f.signature == sig else f) for t, f in self.findings
+                            (
+                                t,
+                                replace(_grown(f, sightings), built_from=[*f.built_from, drawn])
+                                if f.signature == sig
+                                else f,
+                            )
+                            for t, f in self.findings
                         ]
                         for grown in (f for _, f in self.findings if f.signature == sig):
                             sightings.finding(grown)  # the stream's line for it, with the count it has now
@@ -424,7 +429,7 @@ class _Builder:
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))
-        finding = replace(finding, framework=infos[sig.oracle].framework)
+        finding = replace(finding, framework=infos[sig.oracle].framework, built_from=[drawn] if sig != drawn else [])
         sightings.finding(finding)
         with self.lock:
             self.findings.append((taken_at, finding))

@@ -49,8 +49,10 @@ class FindingIndex:
     """A run's findings by root cause, for matching cells quickly."""
 
     def __init__(self, findings: Sequence[Finding]) -> None:
-        # every mode a finding shows in (execution modes of one framework are one finding): a cell of any of them
-        self.by: dict[Signature, Finding] = {s: f for f in findings for s in f.mode_signatures()}
+        # every mode a finding shows in (execution modes of one framework are one finding): a cell of any of them;
+        # and the root causes building renamed into it (a cell that recorded one before the rename)
+        self.by: dict[Signature, Finding] = {s: f for f in findings for s in f.built_from}
+        self.by |= {s: f for f in findings for s in f.mode_signatures()}
 
     def standing_for(self, sig: Signature, fits: frozenset[Behaviour]) -> Finding | None:
         """The finding that a sighting's root cause settled into, or None."""

@@ -52,6 +52,9 @@ class Finding:
     (empty: only the signature's own); each has its reproducer in ``scripts``."""
     conforming_modes: dict[str, str] = field(default_factory=dict)
     """Oracle name -> execution mode, for the framework's modes that conform on the finding's example."""
+    built_from: list[Signature] = field(default_factory=list)
+    """The root causes as drawn that building renamed into this one (an example built to tell the candidates
+    apart named the behaviour): the atlas cells that recorded them stand for this finding."""
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
@@ -76,8 +79,9 @@ class Finding:
         return [self.signature, *others]
 
     def to_json(self) -> dict[str, Any]:
-        skip = ("signature", "case", "reference", "outcomes")
+        skip = ("signature", "case", "reference", "outcomes", "built_from")
         d = {k: v for k, v in asdict(self).items() if k not in skip}
+        d["built_from"] = [s.to_json() for s in self.built_from]
         d["status"] = self.status.value
         d["signature"] = self.signature.to_json()
         d["case"] = self.case.to_json()
@@ -94,6 +98,7 @@ class Finding:
             reference=Outcome.from_json(d.pop("reference")),
             outcomes={k: Outcome.from_json(o) for k, o in d.pop("outcomes").items()},
             status=FindingStatus(d.pop("status", FindingStatus.NEW)),
+            built_from=[Signature.from_json(s) for s in d.pop("built_from", [])],
             **d,
         )
 
@@ -189,5 +194,6 @@ def _merged(group: list[Finding]) -> Finding:
         framework=first.framework or first.signature.oracle,
         modes=dict(sorted(modes.items())),
         conforming_modes=dict(sorted(conforming.items())),
+        built_from=list(dict.fromkeys(s for f in group for s in f.built_from)),
         onnx_model_b64=first.onnx_model_b64 or next((f.onnx_model_b64 for f in group if f.onnx_model_b64), None),
     )
