@@ -353,8 +353,12 @@ class OnnxOracle(FrameworkOracle):
         'onnxruntime: axis=True: ONNX writes a bool attribute as the INT 1 (the runtime never sees a bool)'
         """
         reason = super().unsupported_reason(op, data, indices, attrs)
-        problem = next(((n, p) for n, v in attrs.items() if (p := attribute_problem(v))), None)
-        return reason or (f"{self.name}: {problem[0]}={attrs[problem[0]]!r}: {problem[1]}" if problem else None)
+        if reason:
+            return reason
+        for name, value in attrs.items():
+            if problem := attribute_problem(value):
+                return f"{self.name}: {name}={value!r}: {problem}"
+        return None
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
         if self.static_shapes:

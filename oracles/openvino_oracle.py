@@ -99,13 +99,13 @@ COMPILED = {}
 def run_op(key, make, data, indices, fixed_last=False):
     """The node make(data, indices) as a one-node ov.Model whose inputs have dynamic shapes (their element types and
     ranks fixed; with fixed_last, the indices' last dimension too), compiled for the CPU once per key and input
-    types, and run. The key holds each attribute's repr: True, 1 and np.int64(1) are equal keys, and a 0-d array
-    none at all."""
+    types, and run. The key is taken by its repr: as a tuple, True, 1 and np.int64(1) are equal keys, and a 0-d array
+    no key at all."""
     index_dims = [-1] * len(indices.shape)
     if fixed_last and index_dims:  # 0-d indices have no last dimension: OpenVINO itself says what it makes of them
         index_dims[-1] = indices.shape[-1]  # GatherND's output rank depends on it: the CPU plugin wants it known
     types = (element_type(data), len(data.shape), element_type(indices), tuple(index_dims))
-    signature = (key, *map(str, types))
+    signature = (repr(key), *map(str, types))
     if signature not in COMPILED:
         d = ops.parameter(ov.PartialShape([-1] * types[1]), types[0], name="data")
         i = ops.parameter(ov.PartialShape(index_dims), types[2], name="indices")
@@ -116,15 +116,15 @@ def run_op(key, make, data, indices, fixed_last=False):
 def gather_8(data, indices, axis, batch_dims=0):
     """Gather-8: axis is its third input (a constant here), batch_dims its attribute."""
     make = lambda d, i: ops.gather(d, i, ops.constant(np.int64(axis)), batch_dims)
-    return run_op(("Gather-8", repr(axis), repr(batch_dims)), make, data, indices)
+    return run_op(("Gather-8", axis, batch_dims), make, data, indices)
 
 
 def gather_elements_6(data, indices, axis):
-    return run_op(("GatherElements-6", repr(axis)), lambda d, i: ops.gather_elements(d, i, axis), data, indices)
+    return run_op(("GatherElements-6", axis), lambda d, i: ops.gather_elements(d, i, axis), data, indices)
 
 
 def gather_nd_8(data, indices, batch_dims=0):
-    return run_op(("GatherND-8", repr(batch_dims)), lambda d, i: ops.gather_nd(d, i, batch_dims), data, indices, True)
+    return run_op(("GatherND-8", batch_dims), lambda d, i: ops.gather_nd(d, i, batch_dims), data, indices, True)
 '''
 )
 
