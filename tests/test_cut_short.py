@@ -5,6 +5,7 @@ run, the atlas included, and one too short is refused before any work (point 4).
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conformance.cli.main import main
@@ -195,3 +197,37 @@ def test_the_budget_ends_a_run_whose_oracle_blocks_within_the_budget() -> None:
     # what it answered before blocking is kept: every case of each call that returned (the call that blocks answers
     # none; cases refused before running are judged without a call)
     assert 0 < oracle.answered <= result.cases["blocks"]
+
+
+def test_an_ended_oracle_kills_its_busy_worker_at_once_and_starts_no_other() -> None:
+    """A run cut short (its budget's end, a signal) ends its oracles: the work
+    it abandoned may still be running a case in its threads, and the exit
+    neither waits for that worker nor lets the work start another. (Before,
+    a `run --budget 90` wrote its report at 91 s and exited at 153 s: the
+    exit waited on busy workers while abandoned builders started new ones.)"""
+    from fake_oracles import PATH
+
+    from conformance.campaign.dispatch import end_all
+    from conformance.core.outcome import Kind
+    from conformance.execution.isolation import ENDED, IsolatedOracle
+
+    oracle = IsolatedOracle("fake-any", PATH, timeout=60.0)
+    answers: list = []
+    busy = threading.Thread(
+        target=lambda: answers.append(oracle.run("numpy.take", np.arange(3), np.array([0]), do="hang")), daemon=True
+    )
+    busy.start()
+    deadline = time.monotonic() + 60
+    while oracle.pid is None or oracle._worker.progress() < 0:  # the worker is running the case
+        assert time.monotonic() < deadline, "the worker never started the case"
+        time.sleep(0.05)
+    pid = oracle.pid
+    began = time.monotonic()
+    end_all([oracle])
+    busy.join(10)
+    assert time.monotonic() - began < EXIT_WITHIN_S and not busy.is_alive()
+    assert answers and answers[0].kind is not Kind.VALUE
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    again = oracle.run("numpy.take", np.arange(3), np.array([0]))
+    assert again.kind is Kind.NOT_RUN and ENDED in again.describe() and oracle.pid is None

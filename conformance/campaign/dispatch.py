@@ -70,3 +70,14 @@ def close_all(oracles: Iterable[Any]) -> None:
         close = getattr(o, "close", None)
         if callable(close):
             close()
+
+
+def end_all(oracles: Iterable[Any]) -> None:
+    """End every oracle that can be ended (workers killed, none started again),
+    closing the others: for a run cut short, whose abandoned work may still be
+    running cases in its threads."""
+    for o in oracles:
+        end = getattr(o, "end", None)
+        if callable(end):
+            end()
+    close_all(o for o in oracles if not callable(getattr(o, "end", None)))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from conformance.campaign.dispatch import close_all
+from conformance.campaign.dispatch import close_all, end_all
 from conformance.campaign.runner import run_campaign
 from conformance.campaign.settings import (
     MIN_BUDGET_PER_ORACLE_S,
@@ -73,9 +73,6 @@ NO_ATLAS_IN_PROCESS = (
     "drawn cases only"
 )
 """What ``--in-process`` says about the atlas (on the console and in the run's facts)."""
-
-CLOSE_WAIT_S = 0.5
-"""After a stop, how long closing the oracles may hold up the exit."""
 
 BUDGET_TIMEOUT_SHARE = 0.05
 """With ``--budget``, the per-case timeout is at most this share of it."""
@@ -243,6 +240,7 @@ def campaign(
             file=sys.stderr,
         )
         facts["not_started"] = late
+    abandoned = True
     try:
         result = run_campaign(
             oracles,
@@ -254,19 +252,12 @@ def campaign(
             started=started,
             replay=(lambda: [r.to_json() for r in replay(entries, oracles)]) if entries else None,
         )
+        abandoned = stop.is_set() or "cut_short" in result.figures
     finally:
         progress.close()
-        _close(oracles, wait=not stop.is_set())
+        (end_all if abandoned else close_all)(oracles)  # a run cut short: its work may still hold busy workers
     say_cut_short(result)
     return result
-
-
-def _close(oracles: list[Oracle], *, wait: bool) -> None:
-    """Stop the oracles' workers; after a stop, without waiting for one still
-    busy with the abandoned work (workers die with this process)."""
-    closing = threading.Thread(target=close_all, args=(oracles,), name="close-oracles", daemon=True)
-    closing.start()
-    closing.join(None if wait else CLOSE_WAIT_S)
 
 
 def say_cut_short(result: RunResult) -> None:

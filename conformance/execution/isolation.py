@@ -66,6 +66,9 @@ WARM_UP_LIMIT = 60.0
 SLOWEST_KEPT = 5
 """How many of an oracle's slowest confirmed cases the run facts list."""
 
+ENDED = "the run has ended"
+"""Why an ended oracle (:meth:`IsolatedOracle.end`) runs nothing more."""
+
 MEMO_SIZE = 256
 """How many timed-out or crashed cases an oracle remembers."""
 
@@ -276,8 +279,8 @@ class IsolatedOracle:
         keys = [case_key(w) for w in wire]
         results: list[Outcome | None] = [None] * len(wire)
         todo = list(range(len(wire)))
-        limit = timeout or self.timeout
         with CORES.held(), self._lock:
+            limit = self._case_limit(timeout or self.timeout)
             try:
                 while todo:
                     for i in todo:  # a case that hung or crashed before (perhaps earlier in this batch)
@@ -296,6 +299,20 @@ class IsolatedOracle:
                 self._discard()
                 raise
         return results  # type: ignore[return-value]  # every slot is filled
+
+    def _case_limit(self, limit: float) -> float:
+        """``limit``, or the oracle's own smaller one (:attr:`OracleInfo.case_cpu_s`),
+        once a worker has said it (one that cannot start runs nothing: see :meth:`_ready_worker`).
+
+        >>> with IsolatedOracle("numpy", "oracles.numpy_oracle") as oracle:
+        ...     oracle._case_limit(5.0), oracle._case_limit(0.2)
+        (0.5, 0.2)
+        """
+        try:
+            own = self.info().case_cpu_s
+        except WorkerStartError:
+            return limit
+        return min(limit, own) if own else limit
 
     def _settled(self, case: Wire, limit: float) -> Outcome:
         """The outcome of a case that passed its ``limit``: a timeout at once
@@ -498,6 +515,21 @@ class IsolatedOracle:
         if self._worker is not None:
             self._worker.kill()
             self._worker = None
+
+    def end(self) -> None:
+        """Kill the worker now, without waiting for the case it may be running,
+        and start no other: the run is over (cut short by a stop or its
+        budget), and the work it abandoned, still running in its threads,
+        must neither hold up the exit nor start workers (its cases are not run).
+
+        >>> oracle = IsolatedOracle("numpy", "oracles.numpy_oracle")
+        >>> oracle.end(); oracle.run("numpy.take", [1, 2], [0]).describe()
+        'not run: oracle numpy is broken: the run has ended'
+        """
+        self._broken = self._broken or ENDED
+        worker = self._worker
+        if worker is not None and self._owner == os.getpid():
+            worker.kill()
 
     def close(self) -> None:
         """Stop the worker (a later case starts a new one)."""
