@@ -231,3 +231,20 @@ def test_an_ended_oracle_kills_its_busy_worker_at_once_and_starts_no_other() -> 
         os.kill(pid, 0)
     again = oracle.run("numpy.take", np.arange(3), np.array([0]))
     assert again.kind is Kind.NOT_RUN and ENDED in again.describe() and oracle.pid is None
+
+
+def test_the_atlas_deadline_does_not_wait_for_an_oracle_batch_under_way() -> None:
+    """A short budget's atlas share ends on time even while an oracle's batch
+    is still running (a compilation or a hang being confirmed under a loaded
+    machine): the judging stops waiting and skips the rest, saying why. (A
+    loaded `run --budget 90` spent 56 s in an atlas whose share was 27 s.)"""
+    from conformance.campaign.atlas_runner import run_atlas
+
+    oracle = _Blocks(5)
+    end = time.monotonic() + 1.0
+    began = time.monotonic()
+    atlas = run_atlas(
+        [oracle], {"blocks": oracle.info()}, ["numpy.take"], halt=lambda: "time up" if time.monotonic() > end else None
+    )
+    assert time.monotonic() - began < 1.0 + EXIT_WITHIN_S and oracle.blocked
+    assert atlas.skipped and {s["why"] for s in atlas.skipped} == {"time up"}

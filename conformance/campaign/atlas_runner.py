@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.campaign.settings import Progress
+from conformance.campaign.settings import WAIT_STEP_S, Progress
 from conformance.cases.probes import Probe, all_probes, cases_of, condition_order
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
@@ -399,9 +399,16 @@ class _Ahead:
 
     def answers(self, n: int) -> dict[str, list[Outcome]] | None:
         """Every oracle's outcomes for condition ``n`` (waiting for them), or
-        None if an oracle's thread stopped before it (see :meth:`why`)."""
+        None if an oracle's thread stopped before it or ``halt`` says why
+        while waiting (see :meth:`why`; a batch under way ends on its own)."""
         with self._lock:
-            self._lock.wait_for(lambda: len(self._done[n]) == len(self._names) or self._why or self._failure)
+            while not self._lock.wait_for(
+                lambda: len(self._done[n]) == len(self._names) or self._why or self._failure, WAIT_STEP_S
+            ):  # a batch under way may take long (a compilation, a hang confirmed): the deadline does not wait for it
+                why = self._halt() if self._halt is not None else None
+                if why:
+                    self._why = self._why or why
+                    return None
             if self._failure is not None:
                 raise self._failure
             return self._done[n] if len(self._done[n]) == len(self._names) else None
