@@ -179,7 +179,7 @@ def test_a_stop_while_an_oracle_blocks_ends_the_run_within_seconds(after, phase)
 
 
 def test_a_stop_during_the_replay_ends_the_run_within_seconds() -> None:
-    def replay():
+    def replay(done):
         threading.Event().wait(600)
         return []
 

@@ -200,8 +200,9 @@ def campaign_classes(infos: dict[str, Any], ops: Sequence[str] | None) -> list[E
     return [c for c in EqClass if any(s.key in covered for s in targets(c, ops))]
 
 
-Replay = Callable[[], Sequence[dict[str, Any]]]
-"""What the gate replays before a campaign (the baseline's reproducers), as JSON records."""
+Replay = Callable[[Callable[[], None]], Sequence[dict[str, Any]]]
+"""What the gate replays before a campaign (the baseline's reproducers), as JSON records; it calls
+its argument once per oracle as that oracle's reproducers are run (the phase's progress)."""
 
 
 @dataclass
@@ -241,8 +242,8 @@ class _Work:
         ops = list(settings.ops) if settings.ops else None
         if self.replay is not None:
             self.phase = "replay"
-            self.progress.phase("replay", None)
-            self.replayed = list(self.replay())
+            self.progress.phase("replay", len(self.oracles))
+            self.replayed = list(self.replay(lambda: self.progress.advance(findings=0)))
             if sightings.stream:
                 for r in self.replayed:
                     sightings.stream.record(Record.REPLAY, r)

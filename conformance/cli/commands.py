@@ -250,7 +250,7 @@ def campaign(
             progress=progress,
             stop=stop,
             started=started,
-            replay=(lambda: [r.to_json() for r in replay(entries, oracles)]) if entries else None,
+            replay=(lambda done: [r.to_json() for r in replay(entries, oracles, done)]) if entries else None,
         )
         abandoned = stop.is_set() or "cut_short" in result.figures
     finally:

@@ -22,7 +22,7 @@ case runs under on an oracle, from what the oracle declares
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from conformance.core.case import Case, CaseLike, as_case
 from conformance.core.judgement import Judgement
@@ -102,10 +102,13 @@ def answers(oracle: Oracle, cases: Sequence[CaseLike]) -> list[Outcome]:
 
 
 def run_on_all(
-    oracles: Sequence[Oracle], cases_per_oracle: Mapping[str, Sequence[CaseLike]]
+    oracles: Sequence[Oracle],
+    cases_per_oracle: Mapping[str, Sequence[CaseLike]],
+    done: Callable[[], None] | None = None,
 ) -> dict[str, list[Outcome]]:
     """Each oracle's outcomes for its cases (``cases_per_oracle[oracle.name]``,
-    none if absent), all oracles running at once (see :func:`answers`). An
+    none if absent), all oracles running at once (see :func:`answers`);
+    ``done`` is called once per oracle as its batch ends (progress). An
     exception that is no oracle's answer (a KeyboardInterrupt) is raised here
     once every batch is done.
     """
@@ -118,11 +121,16 @@ def run_on_all(
             results[oracle.name] = answers(oracle, cases) if cases else []
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
             errors.append(exc)
+        if done is not None:
+            done()
 
     names = [o.name for o in oracles]
     if len(set(names)) != len(names):
         raise ValueError(f"each oracle once, please: {names}")
     busy = [o for o in oracles if cases_per_oracle.get(o.name)]
+    if done is not None:
+        for _ in range(len(oracles) - len(busy)):  # nothing to run: done at once
+            done()
     threads = [threading.Thread(target=run, args=(o,), name=f"run-{o.name}", daemon=True) for o in busy[1:]]
     for thread in threads:
         thread.start()

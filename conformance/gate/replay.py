@@ -31,7 +31,7 @@ Nothing here depends on a seed: the reproducers are exact inputs and attributes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -69,8 +69,11 @@ def oracles_for(entry: Entry, infos: dict[str, OracleInfo]) -> list[str]:
     ]
 
 
-def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed]:
-    """Every entry replayed (see the module docstring), in entry order."""
+def replay(
+    entries: Sequence[Entry], oracles: Sequence[Oracle], done: Callable[[], None] | None = None
+) -> list[Replayed]:
+    """Every entry replayed (see the module docstring), in entry order;
+    ``done`` is called once per oracle as its reproducers are run (progress)."""
     infos = {o.name: o.info() for o in oracles}
     bounded = {o.name for o in oracles if o.capabilities.bounded}
     plan: list[tuple[int, str, Case]] = []
@@ -85,7 +88,7 @@ def replay(entries: Sequence[Entry], oracles: Sequence[Oracle]) -> list[Replayed
     for _, name, case in plan:
         batches.setdefault(name, []).append(case)
     runners = [Limited(o, PROBE_TIMEOUT_S) for o in oracles]  # the limit a hang was found under
-    answers = {name: iter(outs) for name, outs in run_on_all(runners, batches).items()}
+    answers = {name: iter(outs) for name, outs in run_on_all(runners, batches, done).items()}
     seen: dict[int, list[tuple[ReplayStatus, str]]] = {}
     for n, name, case in plan:
         j = judged_alone(case, infos[name], next(answers[name]))
