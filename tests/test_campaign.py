@@ -120,3 +120,53 @@ def test_without_a_budget_shrinking_has_no_deadline_so_the_machine_cannot_change
     run_campaign(local_oracles[:1], Settings(seed=5, max_examples=3, shrink_evals=2))
     run_campaign(local_oracles[:1], Settings(seed=5, max_examples=3, shrink_evals=2, budget_s=60))
     assert deadlines[0] is None and deadlines[1] is not None
+
+
+class _FlakyTake:
+    """NumPy's take, in process, that raises on its first few calls only (a flaky framework)."""
+
+    name = "flaky"
+
+    def __init__(self, failures: int) -> None:
+        from conformance.core.oracle import Capabilities
+
+        self.failures, self.capabilities = failures, Capabilities()
+
+    def info(self):
+        from conformance.core.oracle import OracleInfo
+
+        return OracleInfo("flaky", "numpy", "1", "cpu", "eager", ("numpy.take",))
+
+    def run_many(self, cases, *, timeout=None):
+        from conformance.core.outcome import ErrorClass, Outcome
+
+        out = []
+        for c in cases:
+            self.failures -= 1
+            try:
+                if self.failures >= 0:
+                    raise RuntimeError("flaky")
+                out.append(Outcome.returned(np.asarray(np.take(c.data, c.indices, **c.attrs))))
+            except IndexError as exc:
+                out.append(Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE))
+            except Exception as exc:  # noqa: BLE001 - an error is an outcome
+                out.append(Outcome.raised(exc, ErrorClass.OTHER))
+        return out
+
+    def reproducer(self, case, reference, observed=None):
+        raise NotImplementedError
+
+
+def test_a_finding_a_flaky_oracle_does_not_show_again_keeps_its_first_outcome_with_its_first_example() -> None:
+    """A finding whose re-runs conform (a flaky oracle) is its first example
+    with the outcome that example was judged on. (It was shown with the re-run's
+    outcome: an OpenVINO finding's example had indices [2, 3, 2] and a message
+    about indices {2, 2, 2}.)"""
+    from conformance.judge.judged import judged_alone
+
+    oracle = _FlakyTake(3)
+    result = run_campaign([oracle], Settings(seed=1, max_examples=3, ops=("numpy.take",)))
+    flaky = [f for f in result.findings if "flaky" in (f.outcomes["flaky"].message or "")]
+    assert len(flaky) == 1, [f.signature.words() for f in result.findings]
+    for finding in result.findings:  # each shown with the outcome its own example was judged on
+        assert judged_alone(finding.case, oracle.info(), finding.outcomes["flaky"]).signature() == finding.signature

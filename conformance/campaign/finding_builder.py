@@ -164,8 +164,9 @@ def make_finding(
     """A finding from a minimal class case: the op's case, reference, every
     oracle's outcome on it, every sibling op's outcome, and the reproducers.
     If the minimal case no longer shows ``sig`` (a flaky oracle, a probe),
-    the first example is kept; arrays larger than a minimal case needs are
-    cut down (before ``deadline``)."""
+    the first example is kept, with the outcome it was judged on (never the
+    outcomes of a re-run that did not show it); arrays larger than a minimal
+    case needs are cut down (before ``deadline``)."""
     by_name = {o.name: o for o in oracles}
     op = first.judged.case.op
     hit, judged = None, []
@@ -178,11 +179,15 @@ def make_finding(
     case = first.judged.case if hit is None else hit.case
     slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline)
     if slim is not None or hit is None:  # cut down: judged on the finding's op only
-        small, data, indices = slim or (small, case.data, case.indices)
-        judged = evaluate(small, oracles, infos, [op], arrays=(data, indices))
-        note_faults(sightings, small, judged)
-        hit = next((j for j in judged if _shows(j, sig)), None) or first.judged
-        judged = judged or [hit]
+        cut, data, indices = slim or (small, case.data, case.indices)
+        again = evaluate(cut, oracles, infos, [op], arrays=(data, indices))
+        note_faults(sightings, cut, again)
+        shown = next((j for j in again if _shows(j, sig)), None)
+        if shown is not None:
+            small, hit, judged = cut, shown, again
+        elif hit is None:  # not shown again (a flaky oracle): the first example, with the outcomes it was judged on
+            small, hit, judged = first.class_case, first.judged, [first.judged]
+        # else the cut-down arrays lost it: the minimal case as it was judged
     own = [j for j in judged if j.case.op == op]
     case = hit.case
     ref = reference_outcome(case)
