@@ -11,7 +11,8 @@ NumPy dtype (``strings_like``, :data:`oracles._common.STRINGS_LIKE`). Object
 arrays reach ``tf.constant`` as they are: of bytes or str they are ``tf.string``
 (TF's own kernel tests gather them), of anything else TF refuses them itself.
 Strings under XLA are run too: what XLA does with them (an error when the
-function is compiled) is observed, not declared.
+function is compiled) is observed, not declared; all but empty ones
+(:data:`XLA_EMPTY_STRINGS`: one poisons the worker's next compilation).
 
 ``tf.experimental.numpy`` has an oracle of its own
 (:mod:`oracles.tf_numpy_oracle`): its NumPy behaviour is switched on process-wide.
@@ -28,8 +29,11 @@ function is compiled) is observed, not declared.
 
 from __future__ import annotations
 
+import numpy as np
+
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.core.vocabulary import DtypeArg
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
@@ -109,6 +113,15 @@ kernels."""
 TF_MODES = {"eager": TF_EAGER, "function": TF_FUNCTION, "xla": TF_XLA}
 
 
+XLA_EMPTY_STRINGS = (
+    "an empty string tensor under XLA is not run: TF 2.21 refuses it ('Detected unsupported operations') but keeps it "
+    "in its compilation cache, and the next compilation in the process aborts (tensor.cc:1593 Check failed: "
+    "DataTypeCanUseMemcpy(dtype())), which a campaign would blame on whatever case came next"
+)
+"""Why empty string data is unsupported on tensorflow-xla (a TF bug found by hand; see
+tests/test_tf_kernel_vectors.py, which fails once TF no longer aborts)."""
+
+
 class TensorflowOracle(FrameworkOracle):
     """TF on the CPU in one of :data:`TF_MODES`."""
 
@@ -121,6 +134,18 @@ class TensorflowOracle(FrameworkOracle):
         name = "tensorflow" if mode == "eager" else f"tensorflow-{mode}"
         info = OracleInfo(name, "tensorflow", tf.__version__, "cpu", mode, TF_OPS, compiles=mode != "eager")
         super().__init__(info, TF_PRELUDE, TF_MODES[mode], TF_UNITS)
+
+    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
+        """Empty string data under XLA (:data:`XLA_EMPTY_STRINGS`); nothing else.
+
+        >>> _, _, xla = oracles_here()
+        >>> xla.dtype_problem("tensorflow.gather", DtypeArg.DATA, np.array([], str)) == XLA_EMPTY_STRINGS
+        True
+        >>> xla.dtype_problem("tensorflow.gather", DtypeArg.DATA, np.array(["a"])) is None
+        True
+        """
+        empty_strings = arg is DtypeArg.DATA and a.dtype.kind in "USO" and a.size == 0
+        return XLA_EMPTY_STRINGS if empty_strings and self.info().mode == "xla" else None
 
 
 def _build() -> list[Oracle]:
