@@ -66,19 +66,13 @@ def numpy_units(xp: str) -> tuple[OpUnit, ...]:
     )
 
 
-NUMPY_CASE_CPU_S = 0.5
-"""CPU seconds a NumPy case may take: a gather of the suite's arrays (at most a few thousand elements) takes
-microseconds, while ``take(mode='wrap')`` on an index near INT64_MAX loops for years (a real hang, confirmed
-under twice this)."""
-
-
 class NumpyOracle(FrameworkOracle):
     """NumPy on the CPU: it holds every input, so nothing is unsupported."""
 
     patterns = NUMPY_PATTERNS
 
     def __init__(self) -> None:
-        info = OracleInfo("numpy", "numpy", np.__version__, "cpu", "eager", NUMPY_OPS, case_cpu_s=NUMPY_CASE_CPU_S)
+        info = OracleInfo("numpy", "numpy", np.__version__, "cpu", "eager", NUMPY_OPS)
         super().__init__(info, NUMPY_PRELUDE, EAGER, numpy_units("np"))
 
 

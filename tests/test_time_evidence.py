@@ -22,7 +22,6 @@ from conformance.core.outcome import Kind
 from conformance.execution.cores import CORES
 from conformance.execution.fanout import run_on_all
 from conformance.execution.isolation import IsolatedOracle
-from oracles.numpy_oracle import NUMPY_CASE_CPU_S
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -110,9 +109,6 @@ def test_numpy_wrap_with_int64_min_really_hangs_and_stays_a_timeout() -> None:
         timing = oracle.timing()
     assert outcome.kind is Kind.TIMEOUT
     assert (timing["warm_ups"], timing["confirmed"], timing["hangs"]) == (1, 1, 1), timing
-    # NumPy declares that a case needs far less than the run's limit: the hang is found under its own 0.5 s
-    # (a smoke run over numpy.take spent 48 s of its 73 s confirming six such hangs under the atlas's 2 s)
-    assert outcome.seconds == NUMPY_CASE_CPU_S < 1.0
 
 
 def test_a_compiling_oracle_first_call_that_no_warm_up_can_precede_gets_the_warm_up_limit() -> None:

@@ -27,11 +27,7 @@ class OracleInfo:
     ``compiles`` where its first call of each op, attributes and shape
     signature is a compilation (``torch.compile``, XLA, ``tf.function``);
     ``on_request``, where not empty, why it runs only when named
-    (``--oracles``) and never in a default campaign; ``case_cpu_s``, where
-    not 0, the CPU seconds any one case needs at most on this framework
-    where that is far below a run's limit (an eager library call on the
-    suite's small arrays): its cases run under the smaller of the two, so
-    that confirming a real hang costs a second, not ten.
+    (``--oracles``) and never in a default campaign.
 
     >>> OracleInfo.from_json(OracleInfo("n", "f", "1", "cpu", "eager", ("a.b",)).to_json()).ops
     ('a.b',)
@@ -46,7 +42,6 @@ class OracleInfo:
     bits: int = 64
     compiles: bool = False
     on_request: str = ""
-    case_cpu_s: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "ops": list(self.ops)}

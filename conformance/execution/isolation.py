@@ -279,8 +279,8 @@ class IsolatedOracle:
         keys = [case_key(w) for w in wire]
         results: list[Outcome | None] = [None] * len(wire)
         todo = list(range(len(wire)))
+        limit = timeout or self.timeout
         with CORES.held(), self._lock:
-            limit = self._case_limit(timeout or self.timeout)
             try:
                 while todo:
                     for i in todo:  # a case that hung or crashed before (perhaps earlier in this batch)
@@ -299,20 +299,6 @@ class IsolatedOracle:
                 self._discard()
                 raise
         return results  # type: ignore[return-value]  # every slot is filled
-
-    def _case_limit(self, limit: float) -> float:
-        """``limit``, or the oracle's own smaller one (:attr:`OracleInfo.case_cpu_s`),
-        once a worker has said it (one that cannot start runs nothing: see :meth:`_ready_worker`).
-
-        >>> with IsolatedOracle("numpy", "oracles.numpy_oracle") as oracle:
-        ...     oracle._case_limit(5.0), oracle._case_limit(0.2)
-        (0.5, 0.2)
-        """
-        try:
-            own = self.info().case_cpu_s
-        except WorkerStartError:
-            return limit
-        return min(limit, own) if own else limit
 
     def _settled(self, case: Wire, limit: float) -> Outcome:
         """The outcome of a case that passed its ``limit``: a timeout at once
