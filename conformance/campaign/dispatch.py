@@ -80,4 +80,5 @@ def end_all(oracles: Iterable[Any]) -> None:
         end = getattr(o, "end", None)
         if callable(end):
             end()
-    close_all(o for o in oracles if not callable(getattr(o, "end", None)))
+        else:
+            close_all([o])
