@@ -229,14 +229,22 @@ def when_installed(packages: tuple[str, ...], build: Callable[[], list[Oracle]])
 
     >>> when_installed(("no_such_framework",), lambda: 1 / 0)
     []
+    >>> when_installed(("no_such_framework.compiler",), lambda: 1 / 0)  # a submodule of a missing package
+    []
     >>> when_installed(("numpy",), lambda: 1 / 0)
     Traceback (most recent call last):
     ...
     ZeroDivisionError: division by zero
     """
-    if any(importlib.util.find_spec(p) is None for p in packages):
+    if not all(_findable(p) for p in packages):
         return []
     return list(build())
+
+
+def _findable(package: str) -> bool:
+    """Whether ``package`` can be found; ``find_spec("a.b")`` imports ``a`` and raises when ``a`` is missing."""
+    parent, _, _ = package.rpartition(".")
+    return (not parent or _findable(parent)) and importlib.util.find_spec(package) is not None
 
 
 WHOLE_COMPILER = (
