@@ -90,6 +90,17 @@ class Oracle(ABC):
             return Outcome.raised(exc, internal_or(exc, self.classify(exc)), time.perf_counter() - start)
         return Outcome.returned(value, time.perf_counter() - start)
 
+    def spent_by(self, outcome: Outcome) -> str | None:
+        """Why ``outcome`` leaves this process unable to run another case (its
+        worker then ends, and the next case runs in a fresh one), or None, as
+        for every outcome of most frameworks.
+
+        >>> from oracles.numpy_oracle import oracles_here
+        >>> oracles_here()[0].spent_by(Outcome.raised(RuntimeError("boom"), ErrorClass.OTHER)) is None
+        True
+        """
+        return None
+
     def run(self, op: str, data: np.ndarray, indices: np.ndarray, **attrs: Any) -> Outcome:
         """The same call an :class:`~oracles.isolation.IsolatedOracle` answers,
         here in this process: ``oracle.run("numpy.take", x, i, axis=1)``."""

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.oracle import OracleInfo
-from conformance.core.outcome import ErrorClass
+from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
@@ -119,7 +119,7 @@ torch._dynamo.config.accumulated_recompile_limit = 1 << 20
 
 
 def prepare(call, attrs):
-    """torch.compile: inductor (C++ on the CPU), dynamic shapes, the attributes constants."""
+    """torch.compile: inductor (C++ on the CPU, Triton on CUDA), dynamic shapes, the attributes constants."""
     return torch.compile(lambda data, indices: call(data, indices, attrs), backend="inductor", dynamic=True)
 '''
 """The ``torch-compile`` mode: what ``torch.compile(fn, dynamic=True)`` does to a
@@ -148,6 +148,20 @@ class TorchOracle(FrameworkOracle):
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None
 
+    def spent_by(self, outcome: Outcome) -> str | None:
+        """On CUDA, a kernel's failed assertion (torch's bound checks on an index: ``Assertion `idx_dim >= 0 &&
+        idx_dim < index_size && "scatter gather kernel index out of bounds"` failed``, printed by the kernel on
+        stderr) is raised as ``CUDA error: device-side assert triggered``, and every later CUDA call of the
+        process fails the same way: the worker must end.
+
+        >>> TorchOracle().spent_by(Outcome.raised(RuntimeError("CUDA error: device-side assert triggered"),
+        ...                                       ErrorClass.INTERNAL)) is None   # not on the CPU
+        True
+        """
+        if self.info().device == "cpu" or outcome.kind is not Kind.ERROR:
+            return None
+        return STICKY_CUDA_ERROR if STICKY_CUDA_ERROR in (outcome.message or "") else None
+
     def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
         self._last_op = op  # for classify: whether a negative value in the message was wrapped first
         return super().call(op, data, indices, attrs)
@@ -160,15 +174,23 @@ class TorchOracle(FrameworkOracle):
         return super().classify(exc)
 
 
+STICKY_CUDA_ERROR = "device-side assert triggered"
+"""What a CUDA kernel's failed assertion makes of the process's CUDA context: every later call fails with it."""
+
+CUDA_ORACLES = ("torch-cuda", "torch-cuda-compile")
+"""The oracles this module builds only where CUDA is available."""
+
+
 def _build() -> list[Oracle]:
     import torch
 
-    cuda = [TorchOracle("cuda:0")] if torch.cuda.is_available() else []
+    cuda = [TorchOracle("cuda:0"), TorchOracle("cuda:0", "compile")] if torch.cuda.is_available() else []
     return [TorchOracle("cpu"), TorchOracle("cpu", "compile"), *cuda]
 
 
 def oracles_here() -> list[Oracle]:
-    """ "torch" (CPU eager), "torch-compile" (CPU, inductor), and "torch-cuda" when CUDA is available."""
+    """ "torch" (CPU eager), "torch-compile" (CPU, inductor), and "torch-cuda" and "torch-cuda-compile"
+    (inductor's Triton kernels) when CUDA is available."""
     return when_installed(("torch",), _build)
 
 
@@ -176,19 +198,17 @@ def unavailable_here() -> dict[str, str]:
     """The oracles this module offers elsewhere but not here, each with the reason.
 
     >>> sorted(unavailable_here())                      # doctest: +SKIP
-    ['torch-cuda']
+    ['torch-cuda', 'torch-cuda-compile']
     """
     import importlib.util
 
     if importlib.util.find_spec("torch") is None:
-        return {"torch-cuda": "torch is not installed"}
+        return dict.fromkeys(CUDA_ORACLES, "torch is not installed")
     import torch
 
     if torch.cuda.is_available():
         return {}
     if torch.version.cuda is None:
-        return {"torch-cuda": f"this torch ({torch.__version__}) is built without CUDA"}
-    return {
-        "torch-cuda": f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; "
-        f"torch.cuda.device_count() == 0)"
-    }
+        return dict.fromkeys(CUDA_ORACLES, f"this torch ({torch.__version__}) is built without CUDA")
+    why = f"no CUDA device visible (torch {torch.__version__}, CUDA {torch.version.cuda}; device_count() == 0)"
+    return dict.fromkeys(CUDA_ORACLES, why)

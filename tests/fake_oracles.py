@@ -10,7 +10,8 @@ runs), ``fake-slow`` sleeps :data:`SLOW_SECONDS` then gathers, and
 an ndarray. ``fake-any`` does what the case's ``do`` attribute says, so that
 one batch can mix them (also ``works``: ``cpu_s`` CPU seconds, and
 ``slow-once``: that much only the first time, as a busy machine makes a case
-slow once). ``fake-compiles`` declares that it compiles and works
+slow once; ``sticky``: raises, and so does every later call of its process, as
+CUDA's device-side assert does, which ``spent_by`` says). ``fake-compiles`` declares that it compiles and works
 ``compile_s`` CPU seconds on each new shape signature. The worker loads this file by path (see :data:`TABLE`).
 :func:`fragile_module` writes an oracle module that loads once and never again.
 
@@ -107,6 +108,16 @@ def _slow_once(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> 
     return _returns(data, indices, attrs)
 
 
+STICKY = "fake sticky error: every later call of this process fails"
+POISONED: list[bool] = []
+"""Whether this process has run a ``sticky`` case (as CUDA's device-side assert poisons a process)."""
+
+
+def _sticky(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    POISONED.append(True)
+    raise RuntimeError(STICKY)
+
+
 def _waits_on_child(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
     """Waits ``child_s`` seconds for a child process (as an oracle waits for its compiler), then gathers."""
     subprocess.run([sys.executable, "-c", f"import time; time.sleep({attrs.pop('child_s')})"], check=True)
@@ -125,6 +136,7 @@ ACTIONS = {
     "works": _works,
     "slow-once": _slow_once,
     "waits-on-child": _waits_on_child,
+    "sticky": _sticky,
     "none": lambda *_: None,
     "list": lambda d, i, a: _returns(d, i, a).tolist(),
     "scalar": lambda d, i, a: _returns(d, i, a).sum(),
@@ -151,7 +163,12 @@ class FakeOracle(Oracle):
 
     def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
         behaviour, attrs = self._action(attrs)
+        if POISONED:
+            raise RuntimeError(STICKY)
         return ACTIONS[behaviour](data, indices, attrs)
+
+    def spent_by(self, outcome: Outcome) -> str | None:
+        return "sticky" if STICKY in (outcome.message or "") else None
 
     def reproducer(
         self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None

@@ -301,3 +301,16 @@ def test_what_the_oracle_observed_reaches_its_reproducer():
     with IsolatedOracle("fake-any", PATH, timeout=5) as oracle:
         reproducer = oracle.reproducer(Case("numpy.take", X, I), Outcome.returned(X[I]), Outcome.timed_out(5))
     assert reproducer.text.endswith("'value', 'timeout')")
+
+
+def test_a_case_that_spends_its_worker_is_its_own_error_and_the_rest_of_the_batch_runs_in_a_fresh_worker() -> None:
+    """Regression (GPU check, torch-cuda): a CUDA device-side assert poisons the process; every later case of
+    the worker failed with it, and the campaign made some 1,600 'internal error' examples of cases that torch
+    answers when run alone."""
+    cases = [("numpy.take", X, I, {"do": do}) for do in ("returns", "sticky", "returns", "sticky", "returns")]
+    with registered(TABLE), IsolatedOracle("fake-any", PATH, timeout=10) as oracle:
+        outcomes = oracle.run_many(cases)
+        assert [o.kind for o in outcomes] == [Kind.VALUE, Kind.ERROR, Kind.VALUE, Kind.ERROR, Kind.VALUE], outcomes
+        assert oracle.timing()["spent"] == 2
+        assert oracle.run("numpy.take", X, I).kind is Kind.VALUE  # the spare worker, already loaded
+        assert oracle.restarts == 2

@@ -50,7 +50,13 @@ NEW_OPS = (
     "jax.advanced_indexing",
     "jax.lax.gather",
 )
-GPU_ORACLES = {"torch-cuda": torch_oracle, "jax-gpu": jax_oracle, "onnxruntime-cuda": onnx_oracle, "cupy": cupy_oracle}
+GPU_ORACLES = {
+    "torch-cuda": torch_oracle,
+    "torch-cuda-compile": torch_oracle,
+    "jax-gpu": jax_oracle,
+    "onnxruntime-cuda": onnx_oracle,
+    "cupy": cupy_oracle,
+}
 
 MODULES = (torch_oracle, tensorflow_oracle, tf_numpy_oracle, onnx_oracle, jax_oracle)
 ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}

@@ -138,11 +138,15 @@ def _zeros_like_strided(a: np.ndarray) -> np.ndarray:
 
 
 class _Worker(WorkerProcess):
-    """A worker serving one oracle; started and ready when constructed."""
+    """A worker serving one oracle: spawned when constructed, ready after :meth:`ready`."""
 
-    def __init__(self, module: str, name: str, startup_timeout: float) -> None:
+    def __init__(self, module: str, name: str) -> None:
         super().__init__("oracle", {"module": module, "name": name}, f"oracle-{name}")
-        self.info, self.facts = self._handshake(name, startup_timeout)
+        self.name = name
+
+    def ready(self, startup_timeout: float) -> None:
+        """Wait until the oracle has loaded (``info`` and ``facts`` set); raises :class:`WorkerStartError`."""
+        self.info, self.facts = self._handshake(self.name, startup_timeout)
 
     def _handshake(self, name: str, timeout: float) -> tuple[OracleInfo, dict[str, Any]]:
         reply = self.receive(timeout)
@@ -199,7 +203,8 @@ class IsolatedOracle:
         self._warm_failed: set[str] = set()  # those whose warm-up failed: never warmed again
         self._warm_hung: set[str] = set()  # those whose warm-up passed its generous limit: see _settled
         self._slowest: list[dict[str, Any]] = []
-        self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0}
+        self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0, "spent": 0}
+        self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
         self._lock = threading.RLock()
         self._owner = os.getpid()
 
@@ -229,14 +234,15 @@ class IsolatedOracle:
         again, up to ``max_start_failures`` times in a row, then breaks it."""
         with CORES.held(), self._lock:  # a starting worker imports its framework: it holds a slot
             if self._owner != os.getpid():  # we were forked: the worker belongs to the parent
-                self._worker, self._owner = None, os.getpid()
+                self._worker, self._spare, self._owner = None, None, os.getpid()
             if self._worker is not None:
                 return
             if self._broken:
                 raise WorkerStartError(self._broken)
             for attempt in range(1, self.max_start_failures + 1):
                 try:
-                    worker = _Worker(self.module, self.name, self.startup_timeout)
+                    worker, self._spare = self._spare or _Worker(self.module, self.name), None
+                    worker.ready(self.startup_timeout)
                     break
                 except _StartDied as exc:
                     if attempt == self.max_start_failures:
@@ -246,6 +252,8 @@ class IsolatedOracle:
                     self._broken = str(exc)
                     raise
             self._worker, self._info, self._facts = worker, worker.info, worker.facts
+            if self._counts["spent"]:  # this oracle spends workers: the next one loads while this one runs
+                self._spare = _Worker(self.module, self.name)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -362,10 +370,11 @@ class IsolatedOracle:
     def timing(self) -> dict[str, Any]:
         """What the run facts say of this oracle's time: warm-up cases run,
         cases confirmed after passing their limit, those that hung again,
-        and the slowest of those that answered (figures, not behaviours).
+        workers a case left unable to run another (``spent``), and the slowest
+        of those that answered (figures, not behaviours).
 
         >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
-        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'slowest': []}
+        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'slowest': []}
         """
         return {**self._counts, "slowest": list(self._slowest)}
 
@@ -432,6 +441,8 @@ class IsolatedOracle:
         outcomes: list[Outcome] = []
         while len(outcomes) < len(sent):
             reply = worker.receive(limit, clock)
+            if isinstance(reply, tuple) and reply[0] == "spent" and reply[1] == seq:
+                return self._spent(sent[len(outcomes) - 1], owner[len(outcomes) - 1] < 0, outcomes, owner)
             if isinstance(reply, tuple):
                 outcomes += reply[2] if reply[1] == seq else []
                 continue
@@ -444,6 +455,22 @@ class IsolatedOracle:
             op, data, indices, _ = sent[failed_at]
             failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
             return {**answered, owner[failed_at]: (failure, True)}
+        return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
+
+    def _spent(
+        self, last: Wire, warm_up: bool, outcomes: list[Outcome], owner: list[int]
+    ) -> dict[int, tuple[Outcome, bool]]:
+        """The worker said that its last case (``last``) left it unable to run
+        another: the outcomes it sent stand (that case's too: what the
+        framework did), the worker goes, and the rest of the batch runs again
+        in a fresh one, spawned now, as is a spare from then on. A warm-up that
+        spends its worker is not warmed again (it would spend every worker)."""
+        self._counts["spent"] += 1
+        self._discard()
+        if warm_up:
+            self._warm_up_failed(shape_signature(last), False)
+        if self._spare is None:
+            self._spare = _Worker(self.module, self.name)
         return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
 
     def _ready_worker(self) -> _Worker | Outcome:
@@ -513,16 +540,18 @@ class IsolatedOracle:
         'not run: oracle numpy is broken: the run has ended'
         """
         self._broken = self._broken or ENDED
-        worker = self._worker
-        if worker is not None and self._owner == os.getpid():
-            worker.kill()
+        for worker in (self._worker, self._spare):
+            if worker is not None and self._owner == os.getpid():
+                worker.kill()
 
     def close(self) -> None:
         """Stop the worker (a later case starts a new one)."""
         with self._lock:
             if self._worker is not None and self._owner == os.getpid():
                 self._worker.close()
-            self._worker = None
+            if self._spare is not None and self._owner == os.getpid():
+                self._spare.kill()
+            self._worker = self._spare = None
 
     def __enter__(self) -> Self:
         return self

@@ -115,17 +115,28 @@ def _run_case(oracle: InProcessOracle, op: str, data: Any, indices: Any, attrs: 
     return Outcome.checked(answer)
 
 
-def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap, seq: int, cases: list[tuple]) -> None:
+def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap, seq: int, cases: list[tuple]) -> bool:
     """Run a batch, writing the running case's index to ``progress`` and
-    sending outcomes in chunks (every :data:`FLUSH_SECONDS` and at the end)."""
+    sending outcomes in chunks (every :data:`FLUSH_SECONDS` and at the end).
+    After a case that leaves this process unable to run another (the oracle's
+    ``spent_by``, e.g. CUDA's sticky device-side assert), send what is done,
+    then ``("spent", seq, why)``, and return False: the worker ends, and the
+    rest of the batch runs in a fresh one. True while the worker can go on."""
+    spent_by = getattr(oracle, "spent_by", None)
     pending: list[Outcome] = []
     last_flush = time.monotonic()
     for index, (op, data, indices, attrs) in enumerate(cases):
         struct.pack_into("q", progress, 0, index)
-        pending.append(_run_case(oracle, op, data, indices, attrs))
-        if index == len(cases) - 1 or time.monotonic() - last_flush >= FLUSH_SECONDS:
+        outcome = _run_case(oracle, op, data, indices, attrs)
+        pending.append(outcome)
+        why = spent_by(outcome) if callable(spent_by) else None
+        if why or index == len(cases) - 1 or time.monotonic() - last_flush >= FLUSH_SECONDS:
             _send_outcomes(conn, seq, pending)
             pending, last_flush = [], time.monotonic()
+        if why:
+            conn.send(("spent", seq, why))
+            return False
+    return True
 
 
 def _serve_reproducer(
@@ -169,7 +180,8 @@ def serve_oracle(requests: Connection, replies: Connection, settings: dict[str, 
         except EOFError:  # the parent is gone
             return
         if message[0] == "run":
-            _serve_batch(replies, oracle, progress, message[1], message[2])
+            if not _serve_batch(replies, oracle, progress, message[1], message[2]):
+                return
         elif message[0] == "reproducer":
             _serve_reproducer(replies, oracle, *message[1:])
         else:  # "stop"
