@@ -149,18 +149,23 @@ class TorchOracle(FrameworkOracle):
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None
 
     def spent_by(self, outcome: Outcome) -> str | None:
-        """On CUDA, a kernel's failed assertion (torch's bound checks on an index: ``Assertion `idx_dim >= 0 &&
-        idx_dim < index_size && "scatter gather kernel index out of bounds"` failed``, printed by the kernel on
-        stderr) is raised as ``CUDA error: device-side assert triggered``, and every later CUDA call of the
-        process fails the same way: the worker must end.
+        """On CUDA, an error of the CUDA runtime is sticky: a kernel's failed
+        assertion (torch's bound check on an index: ``Assertion `idx_dim >= 0 &&
+        idx_dim < index_size && "scatter gather kernel index out of bounds"`
+        failed``, printed by the kernel on stderr) is raised as ``CUDA error:
+        device-side assert triggered``, a kernel that faults (inductor's Triton
+        code reading an empty axis) as ``CUDA error: unspecified launch
+        failure``, and every later CUDA call of the process fails the same way:
+        the worker must end (GPU check, torch 2.11.0+cu130 on an H200).
 
-        >>> TorchOracle().spent_by(Outcome.raised(RuntimeError("CUDA error: device-side assert triggered"),
-        ...                                       ErrorClass.INTERNAL)) is None   # not on the CPU
+        >>> error = Outcome.raised(RuntimeError("CUDA error: device-side assert triggered"), ErrorClass.INTERNAL)
+        >>> TorchOracle().spent_by(error) is None                 # not on the CPU
         True
         """
         if self.info().device == "cpu" or outcome.kind is not Kind.ERROR:
             return None
-        return STICKY_CUDA_ERROR if STICKY_CUDA_ERROR in (outcome.message or "") else None
+        message = outcome.message or ""
+        return message.splitlines()[0] if message.startswith(STICKY_CUDA_ERROR) else None
 
     def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
         self._last_op = op  # for classify: whether a negative value in the message was wrapped first
@@ -174,8 +179,8 @@ class TorchOracle(FrameworkOracle):
         return super().classify(exc)
 
 
-STICKY_CUDA_ERROR = "device-side assert triggered"
-"""What a CUDA kernel's failed assertion makes of the process's CUDA context: every later call fails with it."""
+STICKY_CUDA_ERROR = "CUDA error: "
+"""How torch's messages of CUDA runtime errors begin: after one, every later CUDA call of the process fails."""
 
 CUDA_ORACLES = ("torch-cuda", "torch-cuda-compile")
 """The oracles this module builds only where CUDA is available."""
