@@ -314,3 +314,18 @@ def test_a_case_that_spends_its_worker_is_its_own_error_and_the_rest_of_the_batc
         assert oracle.timing()["spent"] == 2
         assert oracle.run("numpy.take", X, I).kind is Kind.VALUE  # the spare worker, already loaded
         assert oracle.restarts == 2
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_process_group_leaves_the_worker_running_its_case(sig) -> None:
+    """Regression: GNU timeout (and a CI runner's cancel, and Ctrl-C) signals the whole process group; a worker
+    that died of it made its running case a false crash finding ('numpy.take_along_axis on numpy: crash, for 0-d,
+    in-range': 'worker died with SIGTERM'). The parent handles the signal and ends its workers itself."""
+    with registered(TABLE), IsolatedOracle("fake-any", PATH, timeout=30) as oracle:
+        oracle.start()
+        pid = oracle.pid
+        assert pid is not None
+        threading.Timer(0.5, os.kill, (pid, sig)).start()
+        outcome = oracle.run("numpy.take", X, I, do="works", cpu_s=1.5)
+        assert outcome.kind is Kind.VALUE, outcome.describe()
+        assert oracle.pid == pid

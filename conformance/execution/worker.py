@@ -204,7 +204,10 @@ def main(argv: list[str]) -> None:
     """Entry point: guard against the parent's death, read the job, serve it."""
     read_fd, write_fd, parent = (int(a) for a in argv)
     die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops us
+    # Ctrl-C, GNU timeout and a CI runner's cancel signal the whole process group: SIGINT and SIGTERM are the
+    # parent's to handle (it ends us); a worker they killed made its running case a false 'crash' finding
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     requests, replies = Connection(read_fd, writable=False), Connection(write_fd, readable=False)
     try:
         kind, settings = requests.recv()
