@@ -331,6 +331,9 @@ class IsolatedOracle:
         answers is judged on its answer, and its time is kept as a figure
         (:meth:`timing`), never as a behaviour."""
         self._discard()
+        if self._spare is not None:  # it would be stopped with the others, and a worker started alone must run
+            self._spare.kill()
+            self._spare = None
         self._warm(case, CONFIRM_FACTOR * limit)
         if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
             return self._hung(limit)
