@@ -159,3 +159,13 @@ def test_paddle_refuses_to_load_after_tensorflow_instead_of_dying() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0 and "refused" in run.stdout, run.stderr[-500:]
+
+
+@pytest.mark.skipif("paddle" not in ORACLES, reason="paddle is not installed")
+def test_a_paddle_segfault_is_a_crash_at_once_not_a_slow_death_that_reads_as_a_hang() -> None:
+    """Regression (check of seed 7, loaded): paddle.gather with a 0-d NumPy array as axis segfaults; Paddle's
+    own handler then printed a C++ stack for a second or more of CPU and exited 0, so on a busy machine the case
+    passed its limit and became a 'paddle.gather on paddle: timeout, for hangs' finding."""
+    with registry.get("paddle", timeout=0.3) as oracle:  # CPU seconds: the handler took more
+        outcome = oracle.run("paddle.gather", np.array([[[-0.5]]], np.float32), np.array(0, np.int64), axis=np.array(1))
+        assert outcome.kind is Kind.CRASH and outcome.signal == 11, outcome.describe()
