@@ -331,9 +331,7 @@ class IsolatedOracle:
         answers is judged on its answer, and its time is kept as a figure
         (:meth:`timing`), never as a behaviour."""
         self._discard()
-        if self._spare is not None:  # it would be stopped with the others, and a worker started alone must run
-            self._spare.kill()
-            self._spare = None
+        self._drop_spare()  # it would be stopped with the others, and a worker started alone must run
         self._warm(case, CONFIRM_FACTOR * limit)
         if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
             return self._hung(limit)
@@ -466,14 +464,12 @@ class IsolatedOracle:
         """The worker said that its last case (``last``) left it unable to run
         another: the outcomes it sent stand (that case's too: what the
         framework did), the worker goes, and the rest of the batch runs again
-        in a fresh one, spawned now, as is a spare from then on. A warm-up that
-        spends its worker is not warmed again (it would spend every worker)."""
+        in a fresh one, with a spare loading ahead from then on (:meth:`start`).
+        A warm-up that spends its worker is not warmed again (it would spend every worker)."""
         self._counts["spent"] += 1
         self._discard()
         if warm_up:
             self._warm_up_failed(shape_signature(last), False)
-        if self._spare is None:
-            self._spare = _Worker(self.module, self.name)
         return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
 
     def _ready_worker(self) -> _Worker | Outcome:
@@ -552,9 +548,15 @@ class IsolatedOracle:
         with self._lock:
             if self._worker is not None and self._owner == os.getpid():
                 self._worker.close()
-            if self._spare is not None and self._owner == os.getpid():
-                self._spare.kill()
+            if self._owner == os.getpid():
+                self._drop_spare()
             self._worker = self._spare = None
+
+    def _drop_spare(self) -> None:
+        """Kill the spare worker, if one is loading (see :meth:`start`)."""
+        if self._spare is not None:
+            self._spare.kill()
+            self._spare = None
 
     def __enter__(self) -> Self:
         return self
