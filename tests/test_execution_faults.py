@@ -316,6 +316,19 @@ def test_a_case_that_spends_its_worker_is_its_own_error_and_the_rest_of_the_batc
         assert oracle.restarts == 2
 
 
+def test_a_batch_whose_last_case_spends_its_worker_leaves_no_crash_for_the_next_batch() -> None:
+    """Regression (GPU check of 7d57ea8): when the spending case was the batch's last, its outcomes completed
+    the batch and the separate 'spent' message stayed unread; the worker then exited, and the next batch's
+    first case became 'torch.take on torch-cuda: crash (exit code 0)'. The reason now travels with the outcomes."""
+    with registered(TABLE), IsolatedOracle("fake-any", PATH, timeout=10) as oracle:
+        first = oracle.run_many([("numpy.take", X, I, {"do": "returns"}), ("numpy.take", X, I, {"do": "sticky"})])
+        assert [o.kind for o in first] == [Kind.VALUE, Kind.ERROR], first
+        time.sleep(0.5)  # the spent worker has exited by now
+        after = oracle.run_many([("numpy.take", X, I, {"do": "returns"})] * 2)
+        assert [o.kind for o in after] == [Kind.VALUE, Kind.VALUE], [o.describe() for o in after]
+        assert oracle.timing()["spent"] == 1
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_to_the_process_group_leaves_the_worker_running_its_case(sig) -> None:
     """Regression: GNU timeout (and a CI runner's cancel, and Ctrl-C) signals the whole process group; a worker

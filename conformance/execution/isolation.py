@@ -442,10 +442,11 @@ class IsolatedOracle:
         outcomes: list[Outcome] = []
         while len(outcomes) < len(sent):
             reply = worker.receive(limit, clock)
-            if isinstance(reply, tuple) and reply[0] == "spent" and reply[1] == seq:
-                return self._spent(sent[len(outcomes) - 1], owner[len(outcomes) - 1] < 0, outcomes, owner)
-            if isinstance(reply, tuple):
-                outcomes += reply[2] if reply[1] == seq else []
+            if isinstance(reply, tuple):  # ("outcomes", seq, outcomes, why the last one spent the worker or None)
+                if reply[1] == seq:
+                    outcomes += reply[2]
+                    if reply[3]:
+                        return self._spent(sent[len(outcomes) - 1], owner[len(outcomes) - 1] < 0, outcomes, owner)
                 continue
             failed_at = max(worker.progress(), len(outcomes))
             answered = {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}

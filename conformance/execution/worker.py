@@ -15,8 +15,9 @@ The protocol, parent -> worker: first a job, ``("oracle", settings)`` or
 ``("reproducer", seq, case, reference, observed)`` or ``("stop",)``.
 
 Worker -> parent: ``("ready", info, thread_facts, pid)`` or ``("failed",
-is_missing, message)`` once; then ``("outcomes", seq, [outcome, ...])`` chunks
-in order (the index of the running case is kept in the ``progress`` file, an
+is_missing, message)`` once; then ``("outcomes", seq, [outcome, ...], spent)``
+chunks in order (``spent``: None, or why the chunk's last case left the worker
+unable to run another, its last message; the index of the running case is kept in the ``progress`` file, an
 int64 the parent maps too) and ``("reproducer", seq, reproducer, problem)``.
 A discovery worker sends ``("module", module, infos, thread_facts, problem)``
 per module.
@@ -91,12 +92,15 @@ def enable_fault_log(path: str) -> None:
     faulthandler.enable(file=_fault_file)
 
 
-def _send_outcomes(conn: Connection, seq: int, outcomes: list[Outcome]) -> None:
-    """Send, turning an outcome that cannot travel into an error outcome."""
+def _send_outcomes(conn: Connection, seq: int, outcomes: list[Outcome], spent: str | None = None) -> None:
+    """Send ``("outcomes", seq, outcomes, spent)``, turning an outcome that
+    cannot travel into an error outcome; ``spent``: why the last of them left
+    this process unable to run another, in the same message (a separate one
+    could be left unread when that case was the batch's last)."""
     try:
-        conn.send(("outcomes", seq, outcomes))
+        conn.send(("outcomes", seq, outcomes, spent))
     except (TypeError, AttributeError, ValueError, pickle.PicklingError):  # pickling failed: say so instead of dying
-        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes]))
+        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes], spent))
 
 
 def _travelling(outcome: Outcome) -> Outcome:
@@ -119,9 +123,9 @@ def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap,
     """Run a batch, writing the running case's index to ``progress`` and
     sending outcomes in chunks (every :data:`FLUSH_SECONDS` and at the end).
     After a case that leaves this process unable to run another (the oracle's
-    ``spent_by``, e.g. CUDA's sticky device-side assert), send what is done,
-    then ``("spent", seq, why)``, and return False: the worker ends, and the
-    rest of the batch runs in a fresh one. True while the worker can go on."""
+    ``spent_by``, e.g. CUDA's sticky device-side assert), send what is done
+    with the reason, and return False: the worker ends, and the rest of the
+    batch runs in a fresh one. True while the worker can go on."""
     spent_by = getattr(oracle, "spent_by", None)
     pending: list[Outcome] = []
     last_flush = time.monotonic()
@@ -131,10 +135,9 @@ def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap,
         pending.append(outcome)
         why = spent_by(outcome) if callable(spent_by) else None
         if why or index == len(cases) - 1 or time.monotonic() - last_flush >= FLUSH_SECONDS:
-            _send_outcomes(conn, seq, pending)
+            _send_outcomes(conn, seq, pending, why)
             pending, last_flush = [], time.monotonic()
         if why:
-            conn.send(("spent", seq, why))
             return False
     return True
 
