@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.report.atlas_diff import atlas_changes
+from conformance.report.atlas_match import AtlasLinks
 from conformance.report.facts_view import oracle_facts
 from conformance.report.html import render_html
 from conformance.report.markdown import markdown_summary
@@ -198,9 +199,10 @@ def report_files(
         else None
     )
     files: dict[str, str | bytes] = {}
+    links = AtlasLinks(atlas, run.findings) if atlas is not None else None
     for view in finding_views(run.findings):
         files.update({path: text for _, path, text in view.scripts})
-        files[upstream_path(view.anchor)] = issue_text(view.finding, run.facts, atlas)
+        files[upstream_path(view.anchor)] = issue_text(view.finding, run.facts, links)
         if view.onnx_file and view.finding.onnx_model_b64:
             files[view.onnx_file] = base64.b64decode(view.finding.onnx_model_b64)
     files["findings.json"] = json.dumps(run.to_json(), indent=1, default=str)

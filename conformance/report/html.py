@@ -28,6 +28,7 @@ from conformance.core.outcome import Kind
 from conformance.core.vocabulary import FindingStatus
 from conformance.report.arrays_view import attr_text
 from conformance.report.atlas_diff import AtlasChange, atlas_changes
+from conformance.report.atlas_match import AtlasLinks
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
 from conformance.report.facts_view import fact_tables, fact_text, framework_versions, human_duration, oracle_facts
@@ -195,8 +196,9 @@ def page_context(
     """
     oracles = oracle_columns(run)
     views = finding_views(run.findings)
+    links = AtlasLinks(atlas, run.findings) if atlas is not None else None
     for v in views:
-        v.upstream, v.upstream_file = issue_text(v.finding, run.facts, atlas), upstream_path(v.anchor)
+        v.upstream, v.upstream_file = issue_text(v.finding, run.facts, links), upstream_path(v.anchor)
     anchors = {v.finding.signature.key(): (v.anchor, v.number) for v in views}
     groups = finding_groups(views, oracle_facts(run.facts))
     facts, tables = fact_tables({k: v for k, v in run.facts.items() if k != "case_timeout_s"})

@@ -151,12 +151,13 @@ def matrix_rows(matrix: Matrix, oracles: Sequence[str], findings: Sequence[Findi
     groups: dict[tuple[str, str], dict[str, Cells]] = {}
     for key, by_oracle in matrix.items():
         groups.setdefault((key.op, key.regime), {})[key.data_family] = by_oracle
+    of_op = {op: [f for f in findings if same_op(f.signature.op, op)] for op, _ in groups}  # once per op, not per cell
     rows = []
     for (op, regime), by_family in groups.items():
         for families in family_groups(by_family, oracles):
             merged = merge_cells(by_family[fam] for fam in families)
             row_cells = {
-                o: MatrixCell(merged[o], worst_behaviour(merged[o]), findings_for(findings, op, regime, families, o))
+                o: MatrixCell(merged[o], worst_behaviour(merged[o]), findings_for(of_op[op], op, regime, families, o))
                 if merged.get(o)
                 else None
                 for o in oracles

@@ -32,9 +32,8 @@ from typing import Any
 import numpy as np
 
 from conformance.core.outcome import Kind, Outcome
-from conformance.report.atlas_match import FindingIndex, cell_findings
+from conformance.report.atlas_match import AtlasLinks
 from conformance.report.views import file_safe
-from conformance.results.atlas import Atlas
 from conformance.results.finding import Finding
 from conformance.spec.basis import Basis, departed
 from conformance.spec.catalog import spec
@@ -83,21 +82,16 @@ def _basis_lines(finding: Finding) -> list[str]:
     return [f"The docs are silent here ({spec(finding.case.op).doc}): {ground.reason}."]
 
 
-def others_line(finding: Finding, atlas: Atlas | None = None) -> str:
-    """What the other frameworks do on the atlas condition this finding shows in (the atlas cells
-    that link to it), else what the finding's other oracles did on its own input."""
-    if atlas is not None:
-        index = FindingIndex([finding])
-        mine = [c for c in atlas.cells if cell_findings(c, index)]
-        if mine:
-            cond, eq = mine[0].condition, mine[0].eq_class
-            others = sorted(
-                f"{c.op} on {c.oracle}: {c.behaviour.value}"
-                for c in atlas.cells
-                if (c.condition, c.eq_class) == (cond, eq) and c.oracle != finding.signature.oracle
-            )
-            if others:
-                return f"Other frameworks on the same condition (`{cond}`, {eq}): " + "; ".join(others) + "."
+def others_line(finding: Finding, links: AtlasLinks | None = None) -> str:
+    """What the other frameworks do on the atlas condition this finding shows in (the first atlas
+    cell that links to it), else what the finding's other oracles did on its own input."""
+    mine = links.first_cell(finding) if links is not None else None
+    if links is not None and mine is not None:
+        oracle = finding.signature.oracle
+        others = sorted(f"{c.op} on {c.oracle}: {c.behaviour.value}" for c in links.alike(mine) if c.oracle != oracle)
+        if others:
+            where = f"`{mine.condition}`, {mine.eq_class}"
+            return f"Other frameworks on the same condition ({where}): " + "; ".join(others) + "."
     rest = sorted(f"{name}: {o.describe()}" for name, o in finding.outcomes.items() if name != finding.signature.oracle)
     return "Other oracles on the same input: " + ("; ".join(rest) if rest else "none ran it") + "."
 
@@ -112,8 +106,9 @@ def _framework(facts: Mapping[str, Any], oracle: str) -> str:
     return str(row.get("framework", oracle.split("-")[0]))
 
 
-def issue_text(finding: Finding, facts: Mapping[str, Any], atlas: Atlas | None = None) -> str:
-    """The Markdown issue text of one finding (see the module docstring)."""
+def issue_text(finding: Finding, facts: Mapping[str, Any], links: AtlasLinks | None = None) -> str:
+    """The Markdown issue text of one finding (see the module docstring); ``links``: the run's
+    atlas, for what the other frameworks do on the same condition."""
     sig = finding.signature
     versions = facts.get("versions", {})
     framework = _framework(facts, sig.oracle)
@@ -145,7 +140,7 @@ def issue_text(finding: Finding, facts: Mapping[str, Any], atlas: Atlas | None =
         f"- expected (the docs): {_outcome_words(finding.reference)}",
         f"- observed ({sig.oracle} {sig.version}): {_outcome_words(observed)}",
         "",
-        others_line(finding, atlas),
+        others_line(finding, links),
         "",
     ]
     return "\n".join(lines)
