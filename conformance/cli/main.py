@@ -27,6 +27,7 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -251,24 +252,49 @@ def format_catalog() -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in rows)
 
 
+class StoppedBeforeStart(Exception):
+    """A signal came before the campaign started (while the oracles were being
+    found, which takes a minute on a busy machine): nothing ran, nothing is written."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@dataclass
+class _Signals:
+    """What SIGINT and SIGTERM do: before :meth:`arm`, stop the command at once
+    (:class:`StoppedBeforeStart`); after, set ``stop``."""
+
+    stop: threading.Event = field(default_factory=threading.Event)
+    armed: bool = False
+
+    def arm(self) -> None:
+        """From now on a signal stops the campaign, which writes what it found."""
+        self.armed = True
+
+
 @contextmanager
-def _stop_on_signals() -> Iterator[threading.Event]:
-    """SIGINT and SIGTERM set the event: the campaign, whatever its phase,
-    stops within seconds and writes what it has (the process then exits at
-    once); a second SIGINT interrupts at once."""
-    stop = threading.Event()
+def _stop_on_signals() -> Iterator[_Signals]:
+    """SIGINT and SIGTERM before the campaign starts end the command at once
+    (nothing ran); once it is armed, they set the event: the campaign, whatever
+    its phase, stops within seconds and writes what it has (the process then
+    exits at once); a second SIGINT interrupts at once."""
+    signals = _Signals()
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
 
     def handler(signum: int, frame: Any) -> None:
-        if stop.is_set() and signum == signal.SIGINT:
+        if not signals.armed:
+            raise StoppedBeforeStart(signum)
+        if signals.stop.is_set() and signum == signal.SIGINT:
             raise KeyboardInterrupt
-        stop.set()
+        signals.stop.set()
         print(f"\n{signal.Signals(signum).name}: stopping; writing what was found", file=sys.stderr, flush=True)
 
     for s in previous:
         signal.signal(s, handler)
     try:
-        yield stop
+        yield signals
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
@@ -315,20 +341,22 @@ def _dispatch(args: argparse.Namespace, started: float) -> int:
             )
         return commands.check_saved(args.results, baseline=args.baseline, junit=args.junit)
     args = with_defaults(args)
-    plan = commands.plan_campaign(
-        seed=args.seed,
-        max_examples=args.max_examples,
-        budget=args.budget,
-        timeout=args.timeout,
-        ops=args.ops,
-        oracles=args.oracles,
-        allow_missing=args.allow_missing,
-        shard=args.shard,
-        out=args.out,
-        in_process=args.in_process,
-        workers=args.workers,
-    )
-    with _stop_on_signals() as stop:
+    with _stop_on_signals() as signals:
+        plan = commands.plan_campaign(
+            seed=args.seed,
+            max_examples=args.max_examples,
+            budget=args.budget,
+            timeout=args.timeout,
+            ops=args.ops,
+            oracles=args.oracles,
+            allow_missing=args.allow_missing,
+            shard=args.shard,
+            out=args.out,
+            in_process=args.in_process,
+            workers=args.workers,
+        )
+        signals.arm()
+        stop = signals.stop
         if args.command == "run":
             code = commands.run(plan, stop=stop, started=started)
         else:
@@ -365,6 +393,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"gather-conformance {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
+    except StoppedBeforeStart as exc:
+        print(f"{exc}: stopped before the campaign started (nothing was run, nothing written)", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
