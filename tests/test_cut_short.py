@@ -267,3 +267,20 @@ def test_a_signal_while_the_oracles_are_found_stops_at_once_saying_nothing_ran(m
     assert (code, time.monotonic() - began < EXIT_WITHIN_S) == (128 + signal.SIGTERM, True)
     assert "SIGTERM: stopped before the campaign started (nothing was run" in capsys.readouterr().err
     assert signal.getsignal(signal.SIGTERM) == before  # the handlers are put back
+
+
+def test_a_stop_while_the_workers_start_ends_the_start_up_at_once(monkeypatch) -> None:
+    """Regression: the start-up waited for every oracle's worker to import its framework (a minute on a loaded
+    machine) before a signal could end the run; now it stops waiting, and the oracles not started are listed."""
+    from conformance.cli import commands
+
+    def slow_get(name: str, **_: object) -> None:
+        time.sleep(30)
+
+    monkeypatch.setattr(commands.registry, "get", slow_get)
+    plan = commands.CampaignPlan(None, ("numpy", "torch"), {}, 5.0, Path("."), False, {}, 1)  # type: ignore[arg-type]
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    began = time.monotonic()
+    assert commands._load_oracles(plan, None, None, stop) == ([], ["numpy", "torch"])
+    assert time.monotonic() - began < EXIT_WITHIN_S

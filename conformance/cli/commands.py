@@ -77,6 +77,9 @@ NO_ATLAS_IN_PROCESS = (
 BUDGET_TIMEOUT_SHARE = 0.05
 """With ``--budget``, the per-case timeout is at most this share of it."""
 
+STARTING_POLL_S = 0.1
+"""How often the start-up of the oracles' workers looks at its deadline and at a stop."""
+
 
 @dataclass(frozen=True)
 class CampaignPlan:
@@ -176,11 +179,15 @@ def clean(out: Path) -> None:
 
 
 def _load_oracles(
-    plan: CampaignPlan, deadline: float | None = None, progress: Progress | None = None
+    plan: CampaignPlan,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[list[Oracle], list[str]]:
     """The planned oracles, their workers started at once (each imports its
     framework), and the names of those not started by ``deadline`` (a
-    :func:`time.monotonic` value; a budget's start-up share): the campaign
+    :func:`time.monotonic` value; a budget's start-up share) or when ``stop``
+    is set (a signal: it waits no longer): the campaign
     goes on without them (their workers, if they start later, die with this process).
     ``progress`` hears of each worker started (the "starting" phase)."""
     got: dict[str, Oracle] = {}
@@ -207,7 +214,10 @@ def _load_oracles(
     for t in threads:
         t.start()
     for t in threads:
-        t.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+        while t.is_alive() and not (stop is not None and stop.is_set()):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            t.join(STARTING_POLL_S)
     with lock:
         too_late.set()
         ready = dict(got)
@@ -233,12 +243,13 @@ def campaign(
         facts["atlas"] = f"not run: {NO_ATLAS_IN_PROCESS}"
     progress = progress_for(sys.stderr, plan.settings.budget_s)
     budget = plan.settings.budget_s
-    oracles, late = _load_oracles(plan, None if budget is None else started + budget * STARTUP_SHARE, progress)
+    oracles, late = _load_oracles(plan, None if budget is None else started + budget * STARTUP_SHARE, progress, stop)
     if late:
-        print(
-            f"not started within the budget's start-up share: {', '.join(late)} (the run goes on without)",
-            file=sys.stderr,
-        )
+        if not stop.is_set():
+            print(
+                f"not started within the budget's start-up share: {', '.join(late)} (the run goes on without)",
+                file=sys.stderr,
+            )
         facts["not_started"] = late
     abandoned = True
     try:
