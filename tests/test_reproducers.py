@@ -382,3 +382,30 @@ def test_a_campaign_script_reproduces_its_finding_whatever_the_error_class(
         assert f"observed: error ({observed.error_class}) {observed.error_type}: " in proc.stdout
     if reference_outcome(case).error_class is not None:
         assert f"expected: error ({reference_outcome(case).error_class}) " in proc.stdout
+
+
+def test_a_value_instead_of_an_error_on_an_empty_axis_reproduces_whatever_bytes_the_script_reads(tmp_path) -> None:
+    """Regression (own scripts of the quiet check of seed 7): paddle.gather_nd on an empty axis returned zeros when
+    the finding was built and other bytes when its script ran alone ([-1.24e-25, 4.57e-41, ...]); the script judged
+    "a value no policy explains" and printed "not reproduced", while the campaign judges any value there
+    "value instead of error, for empty axis". Where an error is expected and the finding names no behaviour,
+    the script now judges a value none of its listed values is the way the campaign does."""
+    from conformance.judge.judged import judged_alone, judgement
+    from conformance.judge.verdict import reference_outcome
+
+    case = _tagged("numpy.take", np.zeros((0, 4), np.float32), [0], "oob-above", axis=0, mode="raise")
+    oracle = OpFake(case.op, "np.full((1, 4), -1.24e-25, np.float32)")  # what the script reads alone
+    observed = Outcome.returned(np.zeros((1, 4), np.float32))  # what the campaign saw
+    seen = judged_alone(case, oracle.info(), observed)
+    assert seen.signature().words().endswith("value instead of error, for empty axis"), seen.signature().words()
+    reproducer = oracle.reproducer(case, reference_outcome(case), observed, judgement(case, oracle.info(), observed))
+    (tmp_path / "elsewhere").mkdir()
+    proc = subprocess.run(
+        [sys.executable, str(save(reproducer, tmp_path / "script"))],
+        cwd=tmp_path / "elsewhere",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1 and proc.stdout.splitlines()[-1] == "REPRODUCED", proc.stdout + proc.stderr[-2000:]

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from conformance.core.arrays import same_bits
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
@@ -108,6 +110,32 @@ def _as_error(observed: Outcome, error_class: ErrorClass) -> Outcome:
     return Outcome(Kind.ERROR, error_class=error_class)
 
 
+def unexplained_like(values: list[np.ndarray]) -> np.ndarray | None:
+    """A value of the first non-empty numeric or boolean array's dtype and
+    shape that equals none of ``values`` bit for bit (a stand-in for "a value
+    no policy explains", such as the bytes a stray read finds), or None where
+    there is no such array or no such value.
+
+    >>> unexplained_like([np.array([0.0, 2.0]), np.array([-3.0, np.nan])])
+    array([4., 4.])
+    >>> unexplained_like([np.array([True]), np.array([False])]) is None
+    True
+    """
+    first = next((v for v in values if v.size and v.dtype.kind in "biufc"), None)
+    if first is None:
+        return None
+    if first.dtype.kind == "b":
+        tries = [np.ones_like(first), np.zeros_like(first)]
+    else:
+        alike = [v for v in values if v.dtype == first.dtype and v.size]
+        finite = [np.abs(v[np.isfinite(v)]).max() for v in alike if np.isfinite(v).any()]
+        top = max((float(x) for x in finite), default=0.0) + 1
+        if first.dtype.kind in "iu":
+            top = min(top, float(np.iinfo(first.dtype).max))
+        tries = [np.full_like(first, top)]
+    return next((t for t in tries if not any(same_bits(t, v) for v in values if v.shape == t.shape)), None)
+
+
 def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature | None = None) -> Judgement:
     """The verdicts a reproducer script of ``case`` on ``info``'s oracle
     prints as data: :func:`judged_alone` on an error of every class, on the
@@ -116,7 +144,10 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     the root cause ``observed`` shows). A value none of those is shows it
     where ``observed`` was such a value too (no policy explains it), or where
     the root cause is ``fills or garbage``: a stray read gives other bytes on
-    each run (0 when the finding was built, whatever lies there when the script runs).
+    each run (0 when the finding was built, whatever lies there when the script runs),
+    or, where an error is expected and the root cause names no behaviour, where such a value
+    (:func:`unexplained_like`), judged as the campaign judges, shows it ("value instead of error,
+    for empty axis" whatever the bytes).
 
     >>> import numpy as np
     >>> from conformance.core.case import CaseTags
@@ -145,6 +176,14 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     got = observed.value if observed.kind is Kind.VALUE else None
     unexplained = got is not None and not any(same_bits(v, got) for v in policies)
     shown = any(shows for label, _, _, shows in judged if label == "observed")
-    garbage = root is not None and (unexplained and shown or root.policy is Behaviour.FILLS_OR_GARBAGE)
+    # where an error is expected and the root names no behaviour, which value came does not matter: judge one
+    # that no policy explains as the campaign would (paddle.gather_nd on an empty axis returns whatever memory holds)
+    stray = (
+        unexplained_like([np.asarray(v) for _, v, _, _ in judged])
+        if root is not None and root.policy is None and seen.reference.kind is Kind.ERROR
+        else None
+    )
+    shows_stray = stray is not None and _said(judged_alone(case, info, Outcome.returned(stray)), root)[1]
+    garbage = root is not None and (unexplained and shown or root.policy is Behaviour.FILLS_OR_GARBAGE or shows_stray)
     other = "a value no policy explains" + (f": it still shows {root.words()}" if garbage and root else "")
     return Judgement(errors, judged, (other, garbage))
