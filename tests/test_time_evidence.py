@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -244,3 +245,34 @@ def test_slots_are_served_first_come_first_served() -> None:
     while len(order) < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert order == ["b", "c", "a"]
+
+
+def test_closed_cores_turn_away_a_thread_waiting_for_a_slot_and_new_workers_until_configured_again() -> None:
+    """Regression: at the exit of a loaded `run --budget 90` that went on without oracles still starting, their
+    threads took slot after slot and started worker after worker while the exit's clean-up waited on each (52 s
+    after the report). The CLI closes the cores at exit; a closed one turns every waiting thread away."""
+    from conformance.execution.cores import Cores, CoresClosed
+
+    cores = Cores(1)
+    got: list[str] = []
+
+    def wait_for_a_slot() -> None:
+        try:
+            with cores.held():
+                got.append("slot")
+        except CoresClosed:
+            got.append("turned away")
+
+    with cores.held():
+        waiter = threading.Thread(target=wait_for_a_slot)
+        waiter.start()
+        time.sleep(0.2)
+        cores.close()
+        waiter.join(5)
+    assert got == ["turned away"]
+    with pytest.raises(CoresClosed):
+        cores.may_start()
+    cores.configure(1)
+    cores.may_start()
+    with cores.held():
+        pass

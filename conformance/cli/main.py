@@ -19,6 +19,7 @@ the tool itself failed.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import signal
 import sys
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError, writable_file
+from conformance.execution.cores import CORES
 from conformance.spec.catalog import specs
 
 
@@ -357,6 +359,9 @@ def _dispatch(args: argparse.Namespace, started: float) -> int:
         )
         signals.arm()
         stop = signals.stop
+        # at exit, before the workers' clean-up (registered earlier, so run later): no oracle still starting
+        # (one the run went on without) may start another worker while the clean-up waits on the last
+        atexit.register(CORES.close)
         if args.command == "run":
             code = commands.run(plan, stop=stop, started=started)
         else:
