@@ -342,3 +342,33 @@ def test_a_signal_to_the_process_group_leaves_the_worker_running_its_case(sig) -
         outcome = oracle.run("numpy.take", X, I, do="works", cpu_s=1.5)
         assert outcome.kind is Kind.VALUE, outcome.describe()
         assert oracle.pid == pid
+
+
+def test_a_worker_slow_to_die_of_sigkill_is_no_error_of_its_case() -> None:
+    """Regression (loaded check of seed 0): an openvino-onnx worker holding 6.5 GB took more than 5 s to be gone
+    after SIGKILL; the 5 s wait raised TimeoutExpired, and the case became 'onnx.GatherND on openvino-onnx:
+    protocol error' (run_many raised TimeoutExpired), a NEW finding that failed the gate."""
+    import subprocess
+    from multiprocessing import Pipe
+
+    from conformance.execution.process import _stop
+
+    class SlowToDie:
+        pid, waits = 2**22 + 12345, []
+
+        def poll(self):
+            return None
+
+        def kill(self):
+            pass
+
+        def wait(self, timeout=None):
+            self.waits.append(timeout)
+            if len(self.waits) == 1:
+                raise subprocess.TimeoutExpired("worker", timeout)
+            return -9
+
+    requests, replies = Pipe()
+    process = SlowToDie()
+    _stop(process, requests, replies, [], grace=0)  # type: ignore[arg-type]
+    assert len(process.waits) == 1 and process.waits[0] >= 30

@@ -171,6 +171,21 @@ def _temp_file(name: str, suffix: str, size: int = 0) -> str:
     return path
 
 
+REAP_S = 60.0
+"""How long a killed worker may take to be gone before the parent stops waiting for it."""
+
+
+def _reap(process: subprocess.Popen) -> None:
+    """Wait for a killed worker to be gone, up to :data:`REAP_S`, and never
+    fail: a worker holding 6.5 GB took more than 5 s to die of SIGKILL on a
+    loaded machine, and the ``TimeoutExpired`` of a 5 s wait reached its case
+    as a 'protocol error' finding (the loaded check of seed 0)."""
+    try:
+        process.wait(REAP_S)
+    except subprocess.TimeoutExpired:
+        pass  # it has SIGKILL: the system ends it; Popen reaps it later
+
+
 def _stop(process: subprocess.Popen, requests: Connection, replies: Connection, files: list[str], grace: float) -> None:
     """Ask a worker to stop, then kill it if it does not; remove its files."""
     CORES.forget(process.pid)
@@ -182,7 +197,7 @@ def _stop(process: subprocess.Popen, requests: Connection, replies: Connection, 
             pass
     if process.poll() is None:
         process.kill()
-        process.wait(5)
+        _reap(process)
     for conn in (requests, replies):
         conn.close()
     for path in files:
