@@ -27,14 +27,16 @@ about dtypes; ``int64`` indices unless it is about index dtypes):
   ``-1``, without which wrapping it and clamping it raw both read element 0);
 * modes: for the *policy* conditions (:attr:`AtlasCondition.policy`: the index
   values decide what the op returns; and :attr:`AtlasCondition.every_mode`
-  ones, bool indices) there is one probe per mode selector
+  ones, bool indices and empty gathered axes) there is one probe per mode selector
   (:func:`mode_selectors`: as many as the class's op with the most modes
   has, e.g. ``0..3`` for block, where ``jnp.take`` has four), and
   :func:`cases_of` keeps an op's case at selector ``m > 0`` only if ``m``
   names a mode of its own (``mode = modes[m]``): every mode of
   ``numpy.take``, ``jnp.take`` and ``jnp.take_along_axis`` runs once, every
-  other op once. Every other condition runs the default mode (selector 0),
-  which also keeps ``numpy.take(mode="wrap")`` away from empty axes (a hang).
+  other op once. Every other condition runs the default mode (selector 0).
+  An empty gathered axis runs every mode: a wrapping mode divides by its
+  length (``paddle.take`` and ``tnp.take`` fail inside, ``jnp.take_along_axis``
+  returns a value), and without a probe only some seeds drew it.
 
 >>> [c.key for c in CONDITIONS][:6]
 ['in-range', 'negative', 'minus-size', 'size', 'size-plus-k', 'below-minus-size']
@@ -299,7 +301,13 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
         _put(_const(2**63, 2**64 - 1), ("uint64",)),
     ),
     (
-        AtlasCondition("empty-axis", "an empty gathered axis, non-empty indices", _EM, ALL),
+        AtlasCondition(
+            "empty-axis",
+            "an empty gathered axis, non-empty indices, under every mode of an op",
+            _EM,
+            ALL,
+            every_mode=True,
+        ),
         _by_class(
             {
                 E: _Spec((2, 0, 2), (2, 3, 2), 1),
@@ -336,6 +344,22 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
             }
         ),
     ),
+    (
+        AtlasCondition("empty-axis-2d-oob", "2-D data with an empty gathered axis, one index out of range", _EM, (E,)),
+        _by_class({E: _Spec((2, 0), (1, 1), 1, put=_OOB7)}),
+    ),
+    (
+        AtlasCondition(
+            "empty-indices-wider", "empty indices wider than empty data (data (3, 0), indices (0, 1))", _EM, (E,)
+        ),
+        _by_class({E: _Spec((3, 0), (0, 1), 0)}),
+    ),
+    (
+        AtlasCondition(
+            "empty-slices-oob-2d", "empty slices of 2-D data (gathered axis 0), one index out of range", _EM, (B,)
+        ),
+        _by_class({B: _Spec((2, 0), (1,), 0, put=_OOB7)}),
+    ),
     (AtlasCondition("zero-batch", "a zero batch dimension", _EM, (B, N)), _batch((0, 5), (0, 3))),
     (
         AtlasCondition(
@@ -352,6 +376,10 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (
         AtlasCondition("empty-outer-scalar", "a 0-d index in range, an empty outer dimension", _EM, (B,)),
         _by_class({B: _Spec((0, 2), (), 1, put=_const(1))}),
+    ),
+    (
+        AtlasCondition("empty-outer-scalar-negative", "a 0-d index of -1, an empty outer dimension", _EM, (B,)),
+        _by_class({B: _Spec((0, 1), (), 1, put=_const(-1))}),
     ),
     (
         AtlasCondition("data-0d", "0-d data", _R, ALL),
@@ -371,6 +399,25 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
                 N: _Spec((5, 4), (2, 1, 2, 1)),
             }
         ),
+    ),
+    (
+        AtlasCondition("index-rank-high-empty", "empty indices of a higher rank than the op documents", _R, ALL),
+        _by_class(
+            {
+                E: _Spec((2, 5, 2), (2, 0, 2, 1), 1),
+                F: _Spec((2, 3), (0, 2)),
+                B: _Spec((2, 5, 2), (0, 2), 1),
+                N: _Spec((5, 4), (2, 0, 2, 1)),
+            }
+        ),
+    ),
+    (
+        AtlasCondition("index-trailing-1", "indices of shape (3, 1) where an op documents 1-D ones", _R, (B,)),
+        _by_class({B: _Spec((2, 5, 2), (3, 1), 1)}),
+    ),
+    (
+        AtlasCondition("data-0d-empty-indices", "0-d data, empty indices", _R, ALL),
+        _by_class({E: _Spec((), (0,), 0), F: _Spec((), (0,)), B: _Spec((), (0,), 0), N: _Spec((), (0, 1))}),
     ),
     (AtlasCondition("rank-7", "data of rank 7", _R, ALL), _high_rank(7)),
     (AtlasCondition("rank-8", "data of rank 8", _R, ALL), _high_rank(8)),
@@ -405,6 +452,10 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
         _element((2, 5, 2), (3, 3, 2)),
     ),
     (AtlasCondition("batch-equal", "batch_dims 1, equal batch dimensions", _BA, (B, N)), _batch((2, 5), (2, 3))),
+    (
+        AtlasCondition("batch-empty-slices-oob", "batch_dims 1, empty slices, one index out of range", _BA, (N,)),
+        _by_class({N: _Spec((1, 0), (1, 1), None, 1, put=_OOB7)}),
+    ),
     (AtlasCondition("batch-mismatch", "batch_dims 1, batch dimensions 2 and 3", _BA, (B, N)), _batch((2, 5), (3, 3))),
     (
         AtlasCondition("batch-multiple", "batch_dims 1, an index batch twice the data batch", _BA, (B, N)),
