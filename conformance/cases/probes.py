@@ -226,8 +226,10 @@ def _full_tuple(rank: int) -> Build:
     return _by_class({N: _Spec((5, 2) + (1,) * (rank - 2), (3, rank))})
 
 
-def _long_axis(eq: EqClass) -> list[_Spec]:
-    put = _const(69, 65, 67)
+_LONG_IN_RANGE = _const(69, 65, 67)
+
+
+def _long_axis(eq: EqClass, put: Put = _LONG_IN_RANGE) -> list[_Spec]:
     table = {
         E: _Spec((2, 70, 2), (2, 3, 2), 1, put=put),
         F: _Spec((2, 35), (4,), put=put),
@@ -235,6 +237,12 @@ def _long_axis(eq: EqClass) -> list[_Spec]:
         N: _Spec((70, 2), (3, 1), put=put),
     }
     return [table[eq]]
+
+
+def _long_axis_negative(eq: EqClass) -> list[_Spec]:
+    """The long axis read from its end (``onnx.reference``'s GatherElements uses
+    ``np.choose``, which takes at most 64 choices, whatever the sign)."""
+    return _long_axis(eq, _const(-69, -5, -67))
 
 
 def _element(data: Shape, idx: Shape, put: Put | None = None) -> Build:
@@ -435,6 +443,10 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
         _by_class({B: _Spec((5,), (3,), 0, put=_const(7, -7))}),
     ),
     (AtlasCondition("long-axis", "a gathered axis longer than 64 (reads past 64)", _R, ALL), _long_axis),
+    (
+        AtlasCondition("long-axis-negative", "negative indices into a gathered axis longer than 64", _R, ALL),
+        _long_axis_negative,
+    ),
     (
         AtlasCondition("bcast-index-1", "a size-1 index dimension against a larger data dimension", _BC, (E,)),
         _element((3, 5, 2), (1, 3, 2)),
