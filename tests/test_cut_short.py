@@ -76,6 +76,41 @@ def test_sigterm_while_drawing_exits_within_5_s_with_its_findings(tmp_path) -> N
     assert saved["status"] == "interrupted" and saved["findings"] and (tmp_path / "index.html").exists()
 
 
+def test_a_report_not_written_within_the_seconds_a_stop_allows_leaves_the_results_and_a_page_saying_how(
+    tmp_path, monkeypatch
+) -> None:
+    """A run cut short by a signal must be gone within 5 s: its results are
+    written first, its report in the background; a report not written by the
+    deadline is given up (never half written), and ``index.html`` names the
+    command that builds it. On a loaded machine the report of a default run
+    took about 20 s, and the process outlived the 5 s."""
+    from conformance import report
+    from conformance.cli.commands import _write_report
+    from conformance.results.run_result import RunResult
+
+    built = report.build_report
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        release.wait(30)
+        return built(*args, **kwargs)
+
+    monkeypatch.setattr(report, "build_report", slow)
+    started = time.monotonic()
+    said = _write_report(RunResult({}, 0, {}, {}, 1.0, {}, []), tmp_path, deadline=started + 0.5)
+    assert time.monotonic() - started < 3.0
+    assert f"gather-conformance report {tmp_path}" in said and (tmp_path / "results.json").exists()
+    page = (tmp_path / "index.html").read_text()
+    assert "was not built" in page and f"gather-conformance report {tmp_path}" in page
+    release.set()
+    time.sleep(1.0)  # the background build ends, and is given up: it writes nothing
+    assert (tmp_path / "index.html").read_text() == page and not (tmp_path / "summary.md").exists()
+
+    monkeypatch.setattr(report, "build_report", built)
+    said = _write_report(RunResult({}, 0, {}, {}, 1.0, {}, []), tmp_path, deadline=time.monotonic() + 60)
+    assert said == str(tmp_path / "index.html") and "was not built" not in (tmp_path / "index.html").read_text()
+
+
 def test_a_budget_too_short_is_refused_before_any_work_naming_the_minimum(capsys, tmp_path) -> None:
     code = main(["run", "--budget", "20", "--ops", "numpy.take", "--oracles", "numpy", "--out", str(tmp_path / "o")])
     text = capsys.readouterr().err

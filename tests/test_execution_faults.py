@@ -372,3 +372,30 @@ def test_a_worker_slow_to_die_of_sigkill_is_no_error_of_its_case() -> None:
     process = SlowToDie()
     _stop(process, requests, replies, [], grace=0)  # type: ignore[arg-type]
     assert len(process.waits) == 1 and process.waits[0] >= 30
+
+
+def test_a_worker_ended_with_the_run_is_killed_without_waiting_for_it_to_be_gone() -> None:
+    """A run cut short ends its workers (``IsolatedOracle.end``): SIGKILL, and
+    no wait for each to be gone (a worker holding gigabytes takes seconds to
+    die on a loaded machine, and a stop has 5 s in all)."""
+    from multiprocessing import Pipe
+
+    from conformance.execution.process import _stop
+
+    class Killed:
+        pid, waits, kills = 2**22 + 12346, [], []
+
+        def poll(self):
+            return None
+
+        def kill(self):
+            self.kills.append(True)
+
+        def wait(self, timeout=None):
+            self.waits.append(timeout)
+            return -9
+
+    requests, replies = Pipe()
+    process = Killed()
+    _stop(process, requests, replies, [], grace=0, reap=False)  # type: ignore[arg-type]
+    assert process.kills == [True] and process.waits == []

@@ -8,6 +8,8 @@ the commands.
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -53,6 +55,29 @@ def min_budget(oracles: int) -> float:
     (22.0, 40.0)
     """
     return MIN_BUDGET_S + MIN_BUDGET_PER_ORACLE_S * oracles
+
+
+STOP_EXIT_S = 5.0
+"""From a stop signal (SIGINT, SIGTERM) to the exit: the most a run cut short
+may take to write what it found (CI runners kill 10-30 s after SIGTERM)."""
+
+
+class Stop(threading.Event):
+    """A stop request that remembers when it came (``at``, :func:`time.monotonic`):
+    a run cut short by a signal leaves by ``at +`` :data:`STOP_EXIT_S`.
+
+    >>> stop = Stop(); stop.at is None
+    True
+    >>> stop.set(); first = stop.at; stop.set(); stop.at == first and stop.is_set()
+    True
+    """
+
+    at: float | None = None
+
+    def set(self) -> None:
+        if self.at is None:
+            self.at = time.monotonic()
+        super().set()
 
 
 @dataclass(frozen=True)

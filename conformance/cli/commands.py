@@ -28,6 +28,7 @@ from conformance.campaign.settings import (
     MIN_BUDGET_S,
     PROBE_TIMEOUT_S,
     STARTUP_SHARE,
+    STOP_EXIT_S,
     Progress,
     Settings,
     min_budget,
@@ -301,28 +302,76 @@ def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.
     return bl.annotated(result, entries), entries, bl.check(result, entries)
 
 
-def _write_report(result: RunResult, out: Path) -> Path:
-    from conformance.report import build_report
+EXIT_MARGIN_S = 1.0
+"""Of the :data:`~conformance.campaign.settings.STOP_EXIT_S` a stop allows, what is kept for the exit itself."""
+
+
+def report_deadline(stop: threading.Event) -> float | None:
+    """When (:func:`time.monotonic`) the report of a run a signal cut short
+    must be written by, or None (no signal: the report takes what it takes).
+
+    >>> from conformance.campaign.settings import Stop
+    >>> stop = Stop(); report_deadline(stop) is None
+    True
+    >>> stop.set(); report_deadline(stop) == stop.at + STOP_EXIT_S - EXIT_MARGIN_S
+    True
+    """
+    at = getattr(stop, "at", None) if stop.is_set() else None
+    return None if at is None else at + STOP_EXIT_S - EXIT_MARGIN_S
+
+
+def _write_report(result: RunResult, out: Path, deadline: float | None = None) -> str:
+    """``results.json``, then the report; with a ``deadline`` (a run cut short
+    by a signal) the report is built in the background, and if it is not
+    written by then, ``index.html`` says how to build it. Returns what the
+    console says of the report (its path)."""
+    from conformance.report import ReportAbandoned, WriteGate, build_report, pending_page
 
     result.save(out / "results.json")
-    return build_report([result], out)
+    if deadline is None:
+        return str(build_report([result], out))
+    command = f"gather-conformance report {out}"
+    why = (
+        f"The run was cut short by a signal, and the report was not written within the {STOP_EXIT_S:g} s a stop allows."
+    )
+    (out / "index.html").write_text(pending_page(why, command), encoding="utf-8")
+    gate, built, failed = WriteGate(), [], []
+
+    def build() -> None:
+        try:
+            built.append(build_report([result], out, gate=gate))
+        except ReportAbandoned:
+            pass
+        except Exception as exc:  # noqa: BLE001 - raised below, in the caller's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=build, name="report", daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    gate.close()
+    if failed:
+        raise failed[0]
+    if built:
+        return str(built[0])
+    return f"not written within the {STOP_EXIT_S:g} s a stop allows (results.json is): `{command}` builds it"
 
 
 def _finish(
-    result: RunResult, baseline: Path | None, out: Path, junit: Path | None
+    result: RunResult, baseline: Path | None, out: Path, junit: Path | None, deadline: float | None = None
 ) -> tuple[RunResult, list[GateProblem]]:
     annotated, entries, problems = _gate(result, baseline)
-    report = _write_report(annotated, out)
     if junit is not None:
         junit.write_text(junit_xml(annotated, entries, problems), encoding="utf-8")
+    report = _write_report(annotated, out, deadline)
     new = [f for f in annotated.findings if f.status is FindingStatus.NEW]
-    print(closing_summary(annotated, new, str(report), problems))
+    print(closing_summary(annotated, new, report, problems))
     return annotated, problems
 
 
 def run(plan: CampaignPlan, *, stop: threading.Event, started: float | None = None) -> int:
     """``run``: campaign, findings marked known/new, report. 0 unless the tool fails."""
-    _finish(campaign(plan, stop, started=started), None, plan.out, None)
+    result = campaign(plan, stop, started=started)
+    _finish(result, None, plan.out, None, report_deadline(stop))
     return OK
 
 
@@ -336,7 +385,8 @@ def check(
 ) -> int:
     """``check``: the campaign, then the gate: 1 on any problem."""
     entries = _entries(baseline)  # a bad baseline fails before any work
-    _, problems = _finish(campaign(plan, stop, entries, started), baseline, plan.out, junit)
+    result = campaign(plan, stop, entries, started)
+    _, problems = _finish(result, baseline, plan.out, junit, report_deadline(stop))
     return _verdict(problems)
 
 

@@ -23,7 +23,6 @@ import atexit
 import os
 import signal
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.campaign.settings import Stop
 from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError, writable_file
 from conformance.execution.cores import CORES
 from conformance.spec.catalog import specs
@@ -268,7 +268,7 @@ class _Signals:
     """What SIGINT and SIGTERM do: before :meth:`arm`, stop the command at once
     (:class:`StoppedBeforeStart`); after, set ``stop``."""
 
-    stop: threading.Event = field(default_factory=threading.Event)
+    stop: Stop = field(default_factory=Stop)
     armed: bool = False
 
     def arm(self) -> None:

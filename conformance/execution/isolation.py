@@ -542,7 +542,7 @@ class IsolatedOracle:
         self._broken = self._broken or ENDED
         for worker in (self._worker, self._spare):
             if worker is not None and self._owner == os.getpid():
-                worker.kill()
+                worker.kill(reap=False)  # SIGKILL is enough: waiting for a big worker to be gone took seconds
 
     def close(self) -> None:
         """Stop the worker (a later case starts a new one)."""

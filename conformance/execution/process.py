@@ -186,8 +186,16 @@ def _reap(process: subprocess.Popen) -> None:
         pass  # it has SIGKILL: the system ends it; Popen reaps it later
 
 
-def _stop(process: subprocess.Popen, requests: Connection, replies: Connection, files: list[str], grace: float) -> None:
-    """Ask a worker to stop, then kill it if it does not; remove its files."""
+def _stop(
+    process: subprocess.Popen,
+    requests: Connection,
+    replies: Connection,
+    files: list[str],
+    grace: float,
+    reap: bool = True,
+) -> None:
+    """Ask a worker to stop, then kill it if it does not (and, with ``reap``,
+    wait for it to be gone: :func:`_reap`); remove its files."""
     CORES.forget(process.pid)
     if process.poll() is None and grace > 0:
         try:
@@ -197,7 +205,8 @@ def _stop(process: subprocess.Popen, requests: Connection, replies: Connection, 
             pass
     if process.poll() is None:
         process.kill()
-        _reap(process)
+        if reap:
+            _reap(process)
     for conn in (requests, replies):
         conn.close()
     for path in files:
@@ -294,10 +303,12 @@ class WorkerProcess:
             self.process.kill()
         return Died(self.process.wait(), _summarize_fault(self.fault_log))
 
-    def kill(self) -> None:
-        """End the process now (no goodbye: it may be stuck)."""
+    def kill(self, reap: bool = True) -> None:
+        """End the process now (no goodbye: it may be stuck); ``reap=False``:
+        do not wait for it to be gone (the run is over, and a stop has seconds)."""
         if self._finalizer.detach() is not None:
-            _stop(self.process, self.requests, self.replies, [self.fault_log, self._progress_file], grace=0)
+            files = [self.fault_log, self._progress_file]
+            _stop(self.process, self.requests, self.replies, files, grace=0, reap=reap)
 
     def close(self) -> None:
         """Ask the process to stop, kill it if it will not."""

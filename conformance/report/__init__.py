@@ -29,7 +29,10 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -215,8 +218,49 @@ def report_files(
     return files
 
 
+class ReportAbandoned(Exception):
+    """A report built in the background was given up before it wrote anything (:class:`WriteGate`)."""
+
+
+@dataclass
+class WriteGate:
+    """Lets a report built in the background be given up before it writes,
+    never halfway through: :func:`build_report` writes while holding ``lock``,
+    and only if the gate is still open (else :class:`ReportAbandoned`).
+
+    >>> gate = WriteGate(); gate.close(); gate.open
+    False
+    """
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    open: bool = True
+
+    def close(self) -> None:
+        """No write starts after this; one under way ends first."""
+        with self.lock:
+            self.open = False
+
+
+def pending_page(why: str, command: str) -> str:
+    """The ``index.html`` of a report not built yet: why, and the command that builds it.
+
+    >>> "gather-conformance report r" in pending_page("cut short", "gather-conformance report r")
+    True
+    """
+    return (
+        '<!doctype html><html lang="en"><meta charset="utf-8"><title>gather-conformance: report not built</title>'
+        f"<h1>The report was not built</h1><p>{html_escape(why)}</p>"
+        f"<p>Build it from the results saved beside this page: <code>{html_escape(command)}</code></p></html>\n"
+    )
+
+
 def build_report(
-    runs: Sequence[RunResult], out_dir: Path, *, compare: bool = False, atlases: Sequence[Atlas | None] | None = None
+    runs: Sequence[RunResult],
+    out_dir: Path,
+    *,
+    compare: bool = False,
+    atlases: Sequence[Atlas | None] | None = None,
+    gate: WriteGate | None = None,
 ) -> Path:
     """Write the report folder (see the module docstring) and return the path
     of its ``index.html``.
@@ -229,11 +273,22 @@ def build_report(
     :func:`load_atlases` reads them. What an earlier report wrote into
     ``out_dir`` is removed first (:func:`clear_outputs`); nothing is touched
     if the runs cannot be combined.
+    ``gate``: for a report built in the background, which may be given up
+    (:class:`WriteGate`) until the moment it writes.
     """
     out_dir = Path(out_dir)
     run, comparison = report_run(runs, compare=compare)
     atlas, old_atlas = report_atlases(runs, atlases, out_dir, compare=compare)
     files = report_files(run, comparison, atlas, old_atlas)
+    gate = gate or WriteGate()
+    with gate.lock:
+        if not gate.open:
+            raise ReportAbandoned(f"{out_dir}: the report was given up before it was written")
+        _write(files, out_dir)
+    return out_dir / "index.html"
+
+
+def _write(files: dict[str, str | bytes], out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     clear_outputs(out_dir)
     for name, content in files.items():
@@ -243,16 +298,18 @@ def build_report(
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
-    return out_dir / "index.html"
 
 
 __all__ = [
     "ATLAS_FILE",
     "OWNED_PATTERNS",
     "REPORT_FILES",
+    "ReportAbandoned",
+    "WriteGate",
     "build_report",
     "clear_outputs",
     "load_atlases",
     "load_runs",
+    "pending_page",
     "report_files",
 ]
