@@ -122,6 +122,26 @@ def test_without_a_budget_shrinking_has_no_deadline_so_the_machine_cannot_change
     assert deadlines[0] is None and deadlines[1] is not None
 
 
+def test_root_causes_left_when_a_stop_comes_keep_their_first_example_and_render_no_script(
+    local_oracles, monkeypatch
+) -> None:
+    """A stop (SIGTERM) while the findings are built: each root cause left is
+    kept as found, with no reproducer rendered (a script per oracle, an ONNX
+    model: on a loaded machine building 300 of them took a minute after the
+    signal, where the run has 5 s to leave)."""
+    from conformance.campaign import runner
+
+    build = runner.build_findings
+
+    def stopped(*args, **kwargs):
+        kwargs["halt"].set()  # the stop comes as the findings start to be built
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "build_findings", stopped)
+    result = run_campaign(local_oracles[:1], Settings(seed=0, max_examples=20, shrink_evals=2))
+    assert result.findings and all(f.scripts == {} for f in result.findings), [f.scripts for f in result.findings]
+
+
 class _FlakyTake:
     """NumPy's take, in process, that raises on its first few calls only (a flaky framework)."""
 

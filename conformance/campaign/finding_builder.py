@@ -317,7 +317,7 @@ def build_findings(
     then in order of first sighting
     (including crash/timeout signatures met while shrinking), the execution
     modes of one framework merged (:func:`~conformance.results.finding.across_modes`); once ``halt``
-    is set, the rest keep their first example as they are.
+    is set (a stop), the rest keep their first example as they are, with no script (none is rendered).
 
     Each oracle's root causes are built in a thread of their own, in order of
     first sighting (a root cause is renamed or merged only into one of its own
@@ -391,9 +391,8 @@ class _Builder:
         )
         taken_at, drawn = first.seconds, sig
         try:
-            late = (shrink_end is not None and time.monotonic() >= shrink_end) or (
-                self.halt is not None and self.halt.is_set()
-            )
+            halted = self.halt is not None and self.halt.is_set()
+            late = halted or (shrink_end is not None and time.monotonic() >= shrink_end)
             if sig.policy in (None, Behaviour.AMBIGUOUS) and sig.condition == BEYOND_INT32 and not late:
                 sig = built(sig, first, by_name[sig.oracle], infos, sightings)
             if sig.policy is Behaviour.AMBIGUOUS and not late:
@@ -418,7 +417,13 @@ class _Builder:
                 if merged:
                     return
                 first = sightings.first[sig]
-            if sig.outcome.kind is MismatchKind.TIMEOUT or late:
+            if halted:
+                # a stop (a signal): the run has seconds to leave; its first example as found, no script rendered
+                # (an ONNX model, a script per oracle: a minute for 300 root causes on a loaded machine)
+                finding = quick_finding(
+                    sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig)
+                )
+            elif sig.outcome.kind is MismatchKind.TIMEOUT or late:
                 # a hang is kept as found: every shrink step would cost a whole timeout
                 finding = quick_finding(
                     sig, first, by_name[sig.oracle], sightings.counts[sig], settings.seed, _variants(sightings, sig)
