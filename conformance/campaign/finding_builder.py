@@ -417,16 +417,12 @@ class _Builder:
                 if merged:
                     return
                 first = sightings.first[sig]
-            if halted:
-                # a stop (a signal): the run has seconds to leave; its first example as found, no script rendered
-                # (an ONNX model, a script per oracle: a minute for 300 root causes on a loaded machine)
+            if sig.outcome.kind is MismatchKind.TIMEOUT or late:
+                # a hang is kept as found: every shrink step would cost a whole timeout; after a stop (a signal) no
+                # script is rendered either (a script per oracle, an ONNX model: a minute for 300 root causes, loaded)
+                oracle = None if halted else by_name[sig.oracle]
                 finding = quick_finding(
-                    sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig)
-                )
-            elif sig.outcome.kind is MismatchKind.TIMEOUT or late:
-                # a hang is kept as found: every shrink step would cost a whole timeout
-                finding = quick_finding(
-                    sig, first, by_name[sig.oracle], sightings.counts[sig], settings.seed, _variants(sightings, sig)
+                    sig, first, oracle, sightings.counts[sig], settings.seed, _variants(sightings, sig)
                 )
             else:
                 keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings)
