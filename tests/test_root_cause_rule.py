@@ -438,3 +438,52 @@ def test_a_jax_default_reproducer_expects_what_its_narrowed_inputs_give() -> Non
     scripts, _ = reproducers(case, reference_outcome(case), [x64, default], {})
     assert "EXPECTED_VALUE = np.array([7], dtype=np.int64)" in scripts["jax"]
     assert "EXPECTED_VALUE = np.array([7], dtype=np.int32)" in scripts["jax-default"]
+
+
+def test_an_argument_of_the_wrong_type_is_an_attribute_type_whatever_attribute_it_is() -> None:
+    # regression: batch_dims=True / 1.5 was "precondition: batch_dims out of range" (seed 11 and 13 named
+    # one fact two ways), fill_value='1' and broadcast=1.5 "precondition: precondition"
+    cases = [
+        ("openvino.GatherND", np.zeros((1, 2)), np.zeros((1, 1), np.int64), {"batch_dims": True}),
+        ("tensorflow.gather_nd", np.zeros((2, 2)), np.zeros((2, 1), np.int64), {"batch_dims": 1.5}),
+        ("jax.numpy.take", np.zeros(3), np.zeros(1, np.int64), {"axis": None, "mode": None, "fill_value": "1"}),
+        ("paddle.take_along_axis", np.zeros((2, 2)), np.zeros((2, 2), np.int64), {"axis": 1, "broadcast": 1.5}),
+    ]
+    for op, data, idx, attrs in cases:
+        j = _judged(op, data, idx, Outcome.returned(np.zeros(1)), "in-range", **attrs)
+        assert j.reference.error_class is ErrorClass.ATTRIBUTE_INVALID, (op, j.reference)
+        assert j.signature().tags == ("precondition: attribute type",), (op, j.signature().words())
+
+
+def test_an_undocumented_index_dtype_refused_where_the_policy_is_spec_silent_conforms() -> None:
+    # regression: paddle.gather_nd refusing int16 indices holding -1 (negatives: spec silent) was
+    # "spec silent, for negative", a finding only the seeds that drew int16 with a negative index had
+    refused = Outcome.raised(TypeError("Index holds the wrong type, it holds [int16]"), ErrorClass.DTYPE_UNSUPPORTED)
+    j = _judged("paddle.gather_nd", [-1, 5], np.array([[-1]], np.int16), refused, "negative")
+    assert j.verdict.conforms, j.verdict
+
+
+def test_an_undocumented_dtype_read_as_documented_names_no_policy() -> None:
+    # regression: onnx-reference reading int16 index -1 as the docs read it for int64 was
+    # "undocumented dtype accepted, observed policy wraps", apart from the same fact without a policy
+    idx = np.array([-1], np.int16)
+    data = np.array([-1, 2], np.int32)
+    j = _judged("onnx.GatherND", data, idx.reshape(1, 1), Outcome.returned(np.array([2], np.int32)), "negative")
+    assert str(j.verdict.outcome) == "undocumented dtype accepted"
+    assert j.signature().policy is None
+    garbage = _judged("onnx.GatherND", data, idx.reshape(1, 1), Outcome.returned(np.array([7], np.int32)), "negative")
+    assert garbage.signature().policy is not None  # a departure from the documented reading stays named
+
+
+def test_a_0d_input_to_index_select_takes_exactly_one_index_in_the_references_own_words() -> None:
+    # regression: the reference failed with numpy's "cannot reshape array of size 0 into shape (1,)"
+    # (a "precondition: precondition" finding for torch-compile, which returns a value)
+    for n in (0, 2):
+        ref = reference_outcome(
+            Case("torch.index_select", np.array(1.5, np.float32), np.zeros(n, np.int64), {"dim": 0})
+        )
+        assert "exactly one index" in (ref.message or ""), ref
+    j = _judged(
+        "torch.index_select", np.array(1.5), np.zeros(0, np.int64), Outcome.returned(np.array(0.0)), "empty", dim=0
+    )
+    assert j.signature().tags == ("precondition: 0-d input",)

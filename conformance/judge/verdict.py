@@ -210,7 +210,7 @@ def reference_outcome(case: Case) -> Outcome:
         text = str(exc)
         error_class = (
             ErrorClass.ATTRIBUTE_INVALID
-            if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode"))
+            if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode", "fill_value", "broadcast"))
             else ErrorClass.SHAPE_INVALID
         )
         return Outcome.raised(exc, error_class)
@@ -536,7 +536,13 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
     outcome = _mismatch(case, ref, got, dtypes)
     regime = case.tags.regime if case.tags else None
     broken_rule = ref.kind is Kind.ERROR and ref.error_class in PRECONDITION_ERRORS
-    silent = regime in spec(case.op).unspecified and not broken_rule and outcome.kind not in NEVER_SILENT
+    dtype_refused = not dtypes.documented and got.kind is Kind.ERROR  # the dtype rule decides: refusing is its right
+    silent = (
+        regime in spec(case.op).unspecified
+        and not broken_rule
+        and not dtype_refused
+        and outcome.kind not in NEVER_SILENT
+    )
     if silent:  # the docs do not say: what it does is recorded, never a violation (and an empty output shows nothing)
         empty = got.kind is Kind.VALUE and np.asarray(got.value).size == 0
         outcome = Mismatch.OK if empty else Mismatch(MismatchKind.SPEC_SILENT)

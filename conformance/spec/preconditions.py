@@ -160,7 +160,9 @@ def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     _require(len(idx) <= 1, op, f"index must be 0-d or 1-D, got shape {idx}", IndexError)
     rank = max(len(data), 1)
     dim = _axis(attrs["dim"], rank, op, "dim")
-    if not data:  # a 0-d input behaves as shape (1,) and stays 0-d
+    if not data:  # a 0-d input behaves as shape (1,) and stays 0-d: one index, no more, no fewer
+        n = idx[0] if idx else 1
+        _require(n == 1, op, f"a 0-d input takes exactly one index (its output is 0-d too), got {n}")
         return replace(block_plan((1,), (1,), 0), final_shape=())
     return block_plan(data, (idx[0] if idx else 1,), dim)
 
