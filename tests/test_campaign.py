@@ -142,6 +142,39 @@ def test_root_causes_left_when_a_stop_comes_keep_their_first_example_and_render_
     assert result.findings and all(f.scripts == {} for f in result.findings), [f.scripts for f in result.findings]
 
 
+def test_a_stop_during_a_shrink_evaluates_no_further_candidate(local_oracles, monkeypatch) -> None:
+    """A stop while a root cause is being shrunk: the candidates left are
+    rejected unevaluated and the finding keeps its first example with no
+    script. (Loaded, a SIGTERM in the shrinking of a default run took 13.7 s
+    to exit: the shrinks going on took the CPU that writing the results needed.)"""
+    import threading
+
+    from conformance.campaign import runner
+
+    build, calls = runner.build_findings, []
+    halt_of: list[threading.Event] = []
+
+    def capture(*args, **kwargs):
+        halt_of.append(kwargs["halt"])
+        return build(*args, **kwargs)
+
+    oracle = local_oracles[0]
+    run_many = oracle.run_many
+
+    def counted(cases, **kwargs):
+        if halt_of:  # shrinking: the second candidate brings the stop
+            calls.append(len(cases))
+            if len(calls) == 2:
+                halt_of[0].set()
+        return run_many(cases, **kwargs)
+
+    monkeypatch.setattr(runner, "build_findings", capture)
+    monkeypatch.setattr(oracle, "run_many", counted)
+    result = run_campaign([oracle], Settings(seed=0, max_examples=20, shrink_evals=50))
+    assert len(calls) == 2, calls
+    assert result.findings and all(f.scripts == {} for f in result.findings)
+
+
 class _FlakyTake:
     """NumPy's take, in process, that raises on its first few calls only (a flaky framework)."""
 

@@ -81,3 +81,35 @@ def test_sigkill_leaves_a_stream_the_report_command_rebuilds_and_no_worker(tmp_p
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "rebuilt")]) == 0
     assert (tmp_path / "rebuilt" / "index.html").exists()
     assert "partial" in (tmp_path / "rebuilt" / "findings.json").read_text()
+
+
+STUCK = """
+import sys, threading, time
+from conformance.campaign import settings
+from conformance.cli import main
+settings.STOP_WATCHDOG_S = 1.0
+with main._stop_on_signals() as signals:
+    signals.arm()
+    print("armed", flush=True)
+    lock = threading.Lock(); lock.acquire()
+    while True:  # stuck after the stop: a lock no one releases (seen once, loaded, while shrinking)
+        lock.acquire(timeout=0.05)
+"""
+
+
+def test_a_run_stuck_after_a_stop_is_forced_out_with_every_threads_stack() -> None:
+    """After a SIGTERM, a process that does not leave on its own is ended by a
+    watchdog outside the interpreter's lock, which writes where each thread
+    was: a seed-12 run once ignored SIGTERM during shrinking for 10 minutes,
+    every thread waiting on a lock, and said nothing."""
+    proc = subprocess.Popen([sys.executable, "-c", STUCK], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "armed"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, (proc.returncode, err)
+    assert time.monotonic() - sent < 10
+    assert "SIGTERM: stopping" in err and "Timeout (0:00:01)!" in err and 'File "<string>"' in err, err

@@ -53,16 +53,25 @@ def note_faults(sightings: Sightings, cc: ClassCase, judged: list[Judged]) -> No
             sightings.fault(cc, j)
 
 
-def _keeps(sig: Signature, op: str, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings) -> Any:
+def _keeps(
+    sig: Signature,
+    op: str,
+    oracle: Oracle,
+    infos: Mapping[str, OracleInfo],
+    sightings: Sightings,
+    halt: threading.Event | None = None,
+) -> Any:
     """The shrink predicate "``op`` still has the root cause ``sig``" (a
     named behaviour stays named, so the example stays discriminating), noting new crash/timeout
     signatures on the way. After a candidate hangs, every later candidate is
-    rejected unevaluated: each hang costs a whole timeout, so shrinking stops there."""
+    rejected unevaluated: each hang costs a whole timeout, so shrinking stops there;
+    so does every candidate once ``halt`` is set (a stop: the run writes what it has, and a
+    shrink going on beside it took the CPU its writing needed, 6 s of a loaded stop)."""
     stopped = False
 
     def keeps(cc: ClassCase) -> bool:
         nonlocal stopped
-        if stopped:
+        if stopped or (halt is not None and halt.is_set()):
             return False
         try:
             judged = evaluate(cc, [oracle], infos, [op])
@@ -425,13 +434,18 @@ class _Builder:
                     sig, first, oracle, sightings.counts[sig], settings.seed, _variants(sightings, sig)
                 )
             else:
-                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings)
+                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings, self.halt)
                 small = (
                     first.class_case
                     if first.probe
                     else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
                 )
-                finding = make_finding(sig, first, small, self.oracles, infos, sightings, settings.seed, shrink_end)
+                if self.halt is not None and self.halt.is_set():  # stopped while shrinking: no script is rendered
+                    finding = quick_finding(
+                        sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig)
+                    )
+                else:
+                    finding = make_finding(sig, first, small, self.oracles, infos, sightings, settings.seed, shrink_end)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))

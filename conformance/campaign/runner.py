@@ -411,7 +411,7 @@ def run_campaign(
     atlas = work.atlas
     if thread.is_alive():  # cut short mid-phase: what there is now
         findings = _unfinished(work)
-        if work.atlas_run is not None:
+        if work.atlas is None and work.atlas_run is not None:  # the atlas itself was cut (a whole one is saved)
             work.atlas_run.freeze()
             atlas = work.atlas_run.atlas()
             atlas.skipped += missing_cells(atlas, infos, settings.ops, CUT_SHORT)

@@ -60,6 +60,11 @@ def min_budget(oracles: int) -> float:
 STOP_EXIT_S = 5.0
 """From a stop signal (SIGINT, SIGTERM) to the exit: the most a run cut short
 may take to write what it found (CI runners kill 10-30 s after SIGTERM)."""
+STOP_WATCHDOG_S = 3 * STOP_EXIT_S
+"""From a stop signal to a forced exit, whatever the process is doing: a
+watchdog outside the interpreter's lock (:func:`faulthandler.dump_traceback_later`)
+writes every thread's stack to stderr and exits with status 1, so that a run
+stuck after a stop still ends before a CI runner's SIGKILL, and says where it was stuck."""
 
 
 class Stop(threading.Event):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import faulthandler
 import os
 import signal
 import sys
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.campaign import settings
 from conformance.campaign.settings import Stop
 from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError, writable_file
 from conformance.execution.cores import CORES
@@ -281,7 +283,9 @@ def _stop_on_signals() -> Iterator[_Signals]:
     """SIGINT and SIGTERM before the campaign starts end the command at once
     (nothing ran); once it is armed, they set the event: the campaign, whatever
     its phase, stops within seconds and writes what it has (the process then
-    exits at once); a second SIGINT interrupts at once."""
+    exits at once); a second SIGINT interrupts at once. Whatever happens after
+    a stop, the process is gone :data:`~conformance.campaign.settings.STOP_WATCHDOG_S`
+    after it, with every thread's stack on stderr if it had to be forced."""
     signals = _Signals()
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
 
@@ -290,14 +294,19 @@ def _stop_on_signals() -> Iterator[_Signals]:
             raise StoppedBeforeStart(signum)
         if signals.stop.is_set() and signum == signal.SIGINT:
             raise KeyboardInterrupt
+        if not signals.stop.is_set():
+            faulthandler.dump_traceback_later(settings.STOP_WATCHDOG_S, exit=True)
         signals.stop.set()
-        print(f"\n{signal.Signals(signum).name}: stopping; writing what was found", file=sys.stderr, flush=True)
+        # os.write, not print: a handler runs between two bytecodes of the main thread, maybe inside a print to
+        # stderr, and a second print there fails ("reentrant call inside <_io.BufferedWriter name='<stderr>'>")
+        os.write(2, f"\n{signal.Signals(signum).name}: stopping; writing what was found\n".encode())
 
     for s in previous:
         signal.signal(s, handler)
     try:
         yield signals
     finally:
+        faulthandler.cancel_dump_traceback_later()
         for s, h in previous.items():
             signal.signal(s, h)
 
