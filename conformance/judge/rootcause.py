@@ -375,11 +375,12 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
     if broken_rule and outcome in (MismatchKind.VALUE_INSTEAD_OF_ERROR, MismatchKind.WRONG_ERROR):
         assert reference is not None
         return Condition.precondition(precondition_rule(reference.message or ""))
-    if tags.regime in POLICY_REGIMES and verdict.behaviour in POLICY_WORDS:
-        if outcome is MismatchKind.SPEC_SILENT:
-            return Condition.regime(tags.regime)  # where the docs are silent, and no further
-        if np.asarray(case.data).size == 0:  # a non-empty output from empty data: the gathered axis is empty
+    silent = outcome is MismatchKind.SPEC_SILENT
+    if tags.regime in POLICY_REGIMES and (verdict.behaviour in POLICY_WORDS or silent):
+        if np.asarray(case.data).size == 0:  # from empty data: the gathered axis is empty, whatever the index held
             return Condition.of(ConditionKind.EMPTY_AXIS)
+        if silent:
+            return Condition.regime(tags.regime)  # where the docs are silent, and no further
         return BEYOND_INT32 if beyond_int32(case.indices) else BAD_INDEX
     if _shapes_refused(got, reference):  # a shape error whatever the indices hold: the regime changes nothing
         return Condition.shapes_refused(Flag.EMPTY_DATA in tags.flags)
