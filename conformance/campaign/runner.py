@@ -374,7 +374,8 @@ def run_campaign(
     replay: Replay | None = None,
 ) -> RunResult:
     """Run a campaign (see the module docstring); with ``out_dir``, stream
-    ``results.jsonl`` there while running and write ``results.json`` at the end.
+    ``results.jsonl`` there while running and write ``results.json`` at the end
+    (after a ``stop``, the command writes it, once, with the gate's statuses).
     ``started`` (a :func:`time.monotonic` value, default now) is when the
     budget's clock started: the command's start, so that starting the
     oracles' workers counts too. ``replay``, called first, gives the
@@ -449,7 +450,7 @@ def run_campaign(
         sightings.freeze()
         stream.end(seconds=result.seconds, status=result.status)
         stream.close()
-    if out_dir is not None:
+    if out_dir is not None and not stop.is_set():  # after a stop, the command writes it once, gated (seconds count)
         result.save(out_dir / "results.json")
     return result
 
