@@ -489,50 +489,6 @@ def test_a_0d_input_to_index_select_takes_exactly_one_index_in_the_references_ow
     assert j.signature().tags == ("precondition: 0-d input",)
 
 
-class _CrashesOutOfRange:
-    """numpy.take in process that dies (a crash outcome) on an index out of
-    range, on 0-d data only when ``only_0d``."""
-
-    name = "crashy"
-
-    def __init__(self, only_0d: bool) -> None:
-        self.only_0d, self.capabilities = only_0d, Capabilities()
-
-    def info(self) -> OracleInfo:
-        return OracleInfo("crashy", "crashy", "1", "cpu", "eager", ("numpy.take",))
-
-    def run_many(self, cases, *, timeout=None):
-        out = []
-        for c in cases:
-            data = np.asarray(c.data)
-            bad = np.any((np.asarray(c.indices) >= data.size) | (np.asarray(c.indices) < -data.size))
-            if bad and (data.ndim == 0 or not self.only_0d):
-                out.append(Outcome.crashed(11, None, "worker died with SIGSEGV"))
-            else:
-                out.append(Outcome.returned(np.take(data, c.indices, axis=c.attrs.get("axis"), mode="clip")))
-        return out
-
-
-def test_a_flag_the_framework_shows_the_same_root_cause_without_leaves_the_condition() -> None:
-    # regression: seed 13 drew mlx.take crashing on an int32-min index into 0-d data: "crash, for extreme, 0-d",
-    # a fact apart from the "crash, for extreme" other seeds drew on 1-D data
-    from conformance.campaign.dispatch import evaluate
-    from conformance.campaign.finding_builder import deflagged
-
-    cc = ClassCase(EqClass.FLAT, (), (1,), None, 0, "int8", "int32", "oob-above", False, "contiguous", 0, 3)
-    for only_0d, named_without in ((False, True), (True, False)):
-        oracle = _CrashesOutOfRange(only_0d)
-        infos = {oracle.name: oracle.info()}
-        (j,) = [j for j in evaluate(cc, [oracle], infos, ["numpy.take"]) if not j.verdict.conforms]
-        sig = j.signature()
-        assert "0-d" in sig.tags, sig.words()
-        seen = Sightings(0.0)
-        seen.discrepancy(cc, j)
-        settled = deflagged(sig, seen.first[sig], oracle, infos, seen)
-        assert ("0-d" not in settled.tags) is named_without, settled.words()
-        assert set(seen.first) == {settled}
-
-
 def test_where_the_docs_are_silent_an_index_into_an_empty_axis_is_one_condition_whatever_the_index() -> None:
     # regression: mlx.take refusing any index into an empty axis was "spec silent, raises, for extreme" in seed 13
     # and "..., for oob-above" in seed 11: one fact, named by the regime of the index each seed drew

@@ -30,7 +30,7 @@ from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
-from conformance.core.vocabulary import Flag, MismatchKind
+from conformance.core.vocabulary import MismatchKind
 from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, still_shows
 from conformance.judge.signature import Signature
@@ -283,50 +283,6 @@ def built(
     return sig
 
 
-UNDONE_FLAGS = (Flag.ZERO_D, Flag.EMPTY_DATA)
-"""The flags of a condition :func:`deflagged` tries without."""
-
-
-def deflagged(
-    sig: Signature, first: First, oracle: Oracle, infos: Mapping[str, OracleInfo], sightings: Sightings
-) -> Signature:
-    """For a root cause whose condition names ``0-d`` or ``empty data``, the
-    same class case with each 0-d array made 1 long and each empty dimension
-    1 long; where the oracle shows the same root cause there without the flag,
-    the flag was not its cause: the sightings move to the root cause without
-    it (merged with it if it was seen already). Without this, a seed that drew
-    a crash on a 0-d input named a second fact beside the crash another seed
-    drew on a 1-D one. Returns the signature to build.
-
-    >>> from conformance.spec.plans import EqClass
-    >>> cc = ClassCase(EqClass.FLAT, (), (1,), None, 0, "int8", "int32", "extreme", False, "contiguous", 0, 3)
-    >>> _undone(cc).data_shape, _undone(replace(cc, data_shape=(2, 0))).data_shape
-    ((1,), (2, 1))
-    """
-    plain = replace(
-        sig, condition=replace(sig.condition, flags=tuple(f for f in sig.condition.flags if f not in UNDONE_FLAGS))
-    )
-    undone = _undone(first.class_case)
-    if undone == first.class_case:
-        return sig
-    judged = evaluate(undone, [oracle], infos, [first.judged.case.op])
-    note_faults(sightings, undone, judged)
-    for j in judged:
-        if not j.verdict.conforms and j.signature() == plain:
-            sightings.rename(sig, plain, First(undone, j, first.seconds))
-            return plain
-    return sig
-
-
-def _undone(cc: ClassCase) -> ClassCase:
-    """``cc`` with no 0-d array and no empty dimension (each made 1 long)."""
-    return replace(
-        cc,
-        data_shape=tuple(n or 1 for n in cc.data_shape) or (1,),
-        index_shape=tuple(n or 1 for n in cc.index_shape) or (1,),
-    )
-
-
 def quick_finding(
     sig: Signature,
     first: First,
@@ -450,14 +406,6 @@ class _Builder:
                 sig = built(sig, first, by_name[sig.oracle], infos, sightings)
             if sig.policy is Behaviour.AMBIGUOUS and not late:
                 sig = discriminate(sig, first, by_name[sig.oracle], infos, sightings)
-            if set(sig.condition.flags) & set(UNDONE_FLAGS) and not late:
-                sig = deflagged(
-                    sig,
-                    sightings.first.get(sig, first),
-                    by_name[sig.oracle],
-                    infos,
-                    sightings,
-                )
             if sig != drawn:
                 with self.lock:
                     merged = sig in self.done
