@@ -399,6 +399,11 @@ class _Builder:
             self.shrink_end,
         )
         taken_at, drawn = first.seconds, sig
+
+        def as_found(oracle: Oracle | None) -> Finding:
+            """The first example as found (no shrink); ``oracle``'s reproducer only, none without one."""
+            return quick_finding(sig, first, oracle, sightings.counts[sig], settings.seed, _variants(sightings, sig))
+
         try:
             halted = self.halt is not None and self.halt.is_set()
             late = halted or (shrink_end is not None and time.monotonic() >= shrink_end)
@@ -429,10 +434,7 @@ class _Builder:
             if sig.outcome.kind is MismatchKind.TIMEOUT or late:
                 # a hang is kept as found: every shrink step would cost a whole timeout; after a stop (a signal) no
                 # script is rendered either (a script per oracle, an ONNX model: a minute for 300 root causes, loaded)
-                oracle = None if halted else by_name[sig.oracle]
-                finding = quick_finding(
-                    sig, first, oracle, sightings.counts[sig], settings.seed, _variants(sightings, sig)
-                )
+                finding = as_found(None if halted else by_name[sig.oracle])
             else:
                 keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings, self.halt)
                 small = (
@@ -441,14 +443,12 @@ class _Builder:
                     else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
                 )
                 if self.halt is not None and self.halt.is_set():  # stopped while shrinking: no script is rendered
-                    finding = quick_finding(
-                        sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig)
-                    )
+                    finding = as_found(None)
                 else:
                     finding = make_finding(sig, first, small, self.oracles, infos, sightings, settings.seed, shrink_end)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
-            finding = quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))
+            finding = as_found(None)
         finding = replace(finding, framework=infos[sig.oracle].framework, built_from=[drawn] if sig != drawn else [])
         sightings.finding(finding)
         with self.lock:

@@ -95,10 +95,8 @@ from conformance.judge.signature import Signature
 from conformance.judge.verdict import PolicyValues, Verdict, fitting_words, observed_policy
 
 PRECONDITION_RULES: tuple[tuple[str, str], ...] = (
-    (
-        "must be an int",
-        "attribute type",
-    ),  # before the attribute's own rules: ``batch_dims must be an integer, got bool``
+    # a wrong type first, before the attribute's own rules: ``batch_dims must be an integer, got bool``
+    ("must be an int", "attribute type"),
     ("must be a scalar", "attribute type"),
     ("must be a bool", "attribute type"),
     ("must be one of", "attribute value"),
@@ -410,8 +408,7 @@ def _answers_as_documented(got: Outcome, reference: Outcome | None) -> bool:
     """
     if reference is None or got.kind is not Kind.VALUE or reference.kind is not Kind.VALUE:
         return False
-    g, r = np.asarray(got.value), np.asarray(reference.value)
-    return g.shape == r.shape and g.dtype == r.dtype and same_bits(g, r)
+    return same_bits(np.asarray(got.value), np.asarray(reference.value))  # dtype and shape included
 
 
 def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, reference: Outcome | None) -> Signature:
