@@ -10,7 +10,8 @@ runs), ``fake-slow`` sleeps :data:`SLOW_SECONDS` then gathers, and
 an ndarray. ``fake-any`` does what the case's ``do`` attribute says, so that
 one batch can mix them (also ``works``: ``cpu_s`` CPU seconds, and
 ``slow-once``: that much only the first time, as a busy machine makes a case
-slow once; ``sticky``: raises, and so does every later call of its process, as
+slow once; ``killed-once`` / ``killed``: a SIGKILL from outside, the first time or every
+time; ``grows``: holds ever more RAM; ``sticky``: raises, and so does every later call of its process, as
 CUDA's device-side assert does, which ``spent_by`` says). ``fake-compiles`` declares that it compiles and works
 ``compile_s`` CPU seconds on each new shape signature. The worker loads this file by path (see :data:`TABLE`).
 :func:`fragile_module` writes an oracle module that loads once and never again.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -108,6 +110,29 @@ def _slow_once(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> 
     return _returns(data, indices, attrs)
 
 
+def _killed_once(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Ends its own process with SIGKILL the first time ever (no file ``marker`` yet), as the kernel's
+    OOM killer ends a worker while other processes hold the machine's memory; then gathers."""
+    marker = attrs.pop("marker")
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _returns(data, indices, attrs)
+
+
+def _killed(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Ends its own process with SIGKILL every time (a case that needs more memory than the machine has)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _grows(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Holds 16 MiB more RAM every few milliseconds, forever (OpenVINO's ONNX front end building nodes without end)."""
+    held = []
+    while True:
+        held.append(np.ones(2**21))
+        time.sleep(0.005)
+
+
 STICKY = "fake sticky error: every later call of this process fails"
 POISONED: list[bool] = []
 """Whether this process has run a ``sticky`` case (as CUDA's device-side assert poisons a process)."""
@@ -135,6 +160,9 @@ ACTIONS = {
     "slow": _slow,
     "works": _works,
     "slow-once": _slow_once,
+    "killed-once": _killed_once,
+    "killed": _killed,
+    "grows": _grows,
     "waits-on-child": _waits_on_child,
     "sticky": _sticky,
     "none": lambda *_: None,

@@ -262,7 +262,7 @@ def test_an_ended_oracle_kills_its_busy_worker_at_once_and_starts_no_other() -> 
     end_all([oracle])
     busy.join(10)
     assert time.monotonic() - began < EXIT_WITHIN_S and not busy.is_alive()
-    assert answers and answers[0].kind is not Kind.VALUE
+    assert answers and answers[0].kind is Kind.NOT_RUN and ENDED in answers[0].describe(), answers
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     again = oracle.run("numpy.take", np.arange(3), np.array([0]))

@@ -9,6 +9,7 @@ the machine's slots allow."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +21,7 @@ import pytest
 from fake_oracles import PATH
 
 from conformance.core.outcome import Kind
+from conformance.execution import clock
 from conformance.execution.cores import CORES
 from conformance.execution.fanout import run_on_all
 from conformance.execution.isolation import IsolatedOracle
@@ -45,6 +47,42 @@ def test_a_case_that_works_past_its_limit_again_when_alone_is_a_timeout(tmp_path
         timing = oracle.timing()
     assert outcome.kind is Kind.TIMEOUT and outcome.seconds == 0.5
     assert (timing["confirmed"], timing["hangs"], timing["slowest"]) == (1, 1, []), timing
+
+
+def test_a_worker_killed_from_outside_once_is_judged_on_the_answer_it_gives_alone(tmp_path: Path) -> None:
+    """A SIGKILL the harness did not send (the OOM killer, while other processes held the memory) is the
+    machine, not the framework: the case runs again alone and is judged on its answer (u11, stop 36: an
+    OpenVINO worker killed while two campaigns shared 23 GB was a 'crash' finding that failed the gate)."""
+    with IsolatedOracle("fake-any", PATH, timeout=5.0) as oracle:
+        outcome = oracle.run("numpy.take", X, I, do="killed-once", marker=str(tmp_path / "m"))
+        timing = oracle.timing()
+    assert outcome.kind is Kind.VALUE and np.array_equal(outcome.value, X[I]), outcome.describe()
+    assert (timing["killed"], timing["confirmed"], timing["hangs"]) == (1, 1, 0), timing
+
+
+def test_a_worker_killed_again_when_alone_is_a_crash_by_sigkill() -> None:
+    with IsolatedOracle("fake-any", PATH, timeout=5.0) as oracle:
+        outcome = oracle.run("numpy.take", X, I, do="killed")
+        timing = oracle.timing()
+    assert outcome.kind is Kind.CRASH and outcome.signal == signal.SIGKILL, outcome.describe()
+    assert timing["killed"] == 1, timing
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc: a worker's RAM is not read on this platform")
+def test_a_case_whose_memory_grows_without_end_is_stopped_at_the_cap_as_a_timeout(monkeypatch) -> None:
+    """Two default checks side by side on 24 GB: both replayed OpenVINO's ONNX GatherND with batch_dims 2**63-1,
+    whose worker grew to 7.6 GB each within its time limit, and the machine ran out of memory (stop 37).
+    Stopped at the cap, the case is what it was on a big quiet machine: no answer (a timeout), confirmed alone."""
+    monkeypatch.setattr(clock, "MEMORY_CAP", 400 * 2**20)
+    with IsolatedOracle("fake-any", PATH, timeout=5.0) as oracle:
+        started = time.monotonic()
+        outcome = oracle.run("numpy.take", X, I, do="grows")
+        seconds = time.monotonic() - started
+        timing = oracle.timing()
+    assert outcome.kind is Kind.TIMEOUT and outcome.seconds == 5.0, outcome.describe()
+    assert "past the 0.390625 GiB cap" in outcome.message, outcome.message
+    assert (timing["confirmed"], timing["hangs"]) == (1, 1) and 400 <= timing["peak_mib"] < 800, timing
+    assert seconds < 5.0, "stopped by its RAM, long before its time limit"
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")

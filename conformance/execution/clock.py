@@ -33,7 +33,18 @@ IDLE_SHARE = 0.05
 """A case that has used less than this share of one core since it started, once its limit has passed on
 the wall clock, is waiting on nothing that will come (a deadlock, a sleep), not starved by a busy machine."""
 
+MEMORY_CAP = 3 * 2**30
+"""Bytes of RAM (resident set) a worker may hold while it runs a case: past
+them the case is stopped, as one past its time limit is (no answer within
+the suite's limits). Without a cap a case whose memory grows without end
+(OpenVINO's ONNX front end on GatherND with ``batch_dims`` 2**63-1 builds
+nodes until it is stopped: 7.6 GB after its time limit) takes whatever the
+machine has, and on a smaller or busier machine the kernel's OOM killer
+decides what it was: the machine as evidence. A framework's own worker
+holds 0.4-1.5 GB."""
+
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") and "SC_PAGE_SIZE" in os.sysconf_names else 4096
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -46,6 +57,20 @@ def cpu_seconds(pid: int) -> float | None:
         return None
     fields = stat[stat.rindex(b")") + 2 :].split()  # after "pid (comm) ": state is field 3
     return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime: fields 14 and 15
+
+
+def resident_bytes(pid: int) -> int | None:
+    """Bytes of RAM process ``pid`` holds (its resident set), or None where
+    the platform does not say (no ``/proc``) or the process is gone.
+
+    >>> resident_bytes(os.getpid()) is None or resident_bytes(os.getpid()) > 2**20
+    True
+    """
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def has_children(pid: int) -> bool:
@@ -75,7 +100,10 @@ class CaseClock:
     """The clock of one batch on one worker: ``limits[i]`` is case ``i``'s
     limit in seconds; :meth:`expired` is asked with the index of the running
     case and starts that case's clock when the index changes. ``paused(pid)``
-    gives the seconds the worker has been stopped so far."""
+    gives the seconds the worker has been stopped so far. A worker holding
+    more than :data:`MEMORY_CAP` bytes has passed its limit too
+    (:attr:`over_memory`: what it held); :attr:`peak` is the most it held
+    while this clock looked."""
 
     def __init__(self, pid: int, limits: Sequence[float], paused: Callable[[int], float]) -> None:
         self.pid, self.limits, self.paused = pid, limits, paused
@@ -83,10 +111,17 @@ class CaseClock:
         self.cpu0: float | None = None
         self.wall0 = self.paused0 = 0.0
         self.cpu_used: float | None = None
+        self.peak = 0
+        self.over_memory: int | None = None
 
     def expired(self, index: int) -> bool:
         """Whether the case at ``index`` (of the batch; -1 before the first) has passed its limit."""
         index = max(index, 0)
+        resident = resident_bytes(self.pid) or 0
+        self.peak = max(self.peak, resident)
+        if resident > MEMORY_CAP:
+            self.over_memory = resident
+            return True
         now, cpu = time.monotonic(), cpu_seconds(self.pid)
         if index != self.index:
             self.index, self.cpu0, self.wall0, self.paused0 = index, cpu, now, self.paused(self.pid)

@@ -41,10 +41,11 @@ from conformance.core.case import Case, CaseLike, as_case
 from conformance.core.judgement import Judgement
 from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import Kind, Outcome
+from conformance.execution import clock
 from conformance.execution.clock import CaseClock
 from conformance.execution.cores import CORES
 from conformance.execution.loading import OracleUnavailable, WorkerStartError
-from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome
+from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome, killed_from_outside
 
 if TYPE_CHECKING:
     from typing import Self
@@ -65,6 +66,10 @@ WARM_UP_LIMIT = 60.0
 
 SLOWEST_KEPT = 5
 """How many of an oracle's slowest confirmed cases the run facts list."""
+
+OVER_MEMORY = "no answer within the limits: its worker held"
+"""How a timeout outcome begins where the case was stopped at the memory cap
+(:data:`~conformance.execution.clock.MEMORY_CAP`)."""
 
 ENDED = "the run has ended"
 """Why an ended oracle (:meth:`IsolatedOracle.end`) runs nothing more."""
@@ -203,7 +208,7 @@ class IsolatedOracle:
         self._warm_failed: set[str] = set()  # those whose warm-up failed: never warmed again
         self._warm_hung: set[str] = set()  # those whose warm-up passed its generous limit: see _settled
         self._slowest: list[dict[str, Any]] = []
-        self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0, "spent": 0}
+        self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0, "spent": 0, "killed": 0, "peak_mib": 0}
         self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
         self._lock = threading.RLock()
         self._owner = os.getpid()
@@ -296,8 +301,8 @@ class IsolatedOracle:
                     todo = [i for i in todo if results[i] is None]
                     done = self._run_batch([wire[i] for i in todo], limit) if todo else {}
                     for position, (outcome, failed) in done.items():
-                        if failed and outcome.kind is Kind.TIMEOUT:
-                            outcome = self._settled(wire[todo[position]], limit)
+                        if failed and (outcome.kind is Kind.TIMEOUT or killed_from_outside(outcome)):
+                            outcome = self._settled(wire[todo[position]], limit, outcome)
                             failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
                         results[todo[position]] = outcome
                         if failed:
@@ -308,40 +313,54 @@ class IsolatedOracle:
                 raise
         return results  # type: ignore[return-value]  # every slot is filled
 
-    def _settled(self, case: Wire, limit: float) -> Outcome:
-        """The outcome of a case that passed its ``limit``: a timeout at once
-        where its shape signature's in-range warm-up already ran for
+    def _settled(self, case: Wire, limit: float, first: Outcome) -> Outcome:
+        """The outcome of a case whose ``first`` run passed its ``limit`` or
+        whose worker something outside the harness killed
+        (:func:`killed_from_outside`: the kernel's OOM killer, when the
+        machine's memory runs out). A timeout at once where its shape signature's in-range warm-up already ran for
         its warm-up limit (:data:`WARM_UP_LIMIT`) in CPU seconds without an answer (a signature that
         does not compile or run in that long hangs whatever its index values;
         a second run alone would wait it out again), else :meth:`_confirmed`."""
-        return self._hung(limit) if shape_signature(case) in self._warm_hung else self._confirmed(case, limit)
+        if first.kind is Kind.TIMEOUT and shape_signature(case) in self._warm_hung:
+            return self._hung(limit, first)
+        return self._confirmed(case, limit, first)
 
-    def _hung(self, limit: float) -> Outcome:
-        """A confirmed hang, counted: a timeout in the case's own ``limit`` (the same words whatever confirmed it)."""
+    def _hung(self, limit: float, seen: Outcome | None = None) -> Outcome:
+        """A confirmed hang, counted: a timeout in the case's own ``limit`` (the same words whatever confirmed it,
+        unless what was ``seen`` passed the memory cap: it says so)."""
         self._counts["confirmed"] += 1
         self._counts["hangs"] += 1
-        return Outcome.timed_out(limit)
+        hung = Outcome.timed_out(limit)
+        if seen is not None and (seen.message or "").startswith(OVER_MEMORY):
+            hung.message = seen.message
+        return hung
 
-    def _confirmed(self, case: Wire, limit: float) -> Outcome:
-        """The outcome of a case that passed its ``limit``: run again alone
+    def _confirmed(self, case: Wire, limit: float, first: Outcome) -> Outcome:
+        """The outcome of a case whose ``first`` run passed its ``limit`` (or
+        whose worker got a SIGKILL the harness did not send): run again alone
         (every other worker stopped), in a fresh worker that has just run a
         same-shape in-range case (:meth:`_warm`, beside the others: only the
         case itself runs alone), under :data:`CONFIRM_FACTOR` times the
-        limit. Only a case that passes that too is a timeout; one that
+        limit. Only a case that passes that too is a timeout (only one killed
+        again is a crash); one that
         answers is judged on its answer, and its time is kept as a figure
         (:meth:`timing`), never as a behaviour."""
+        if self._broken:  # ended (the run is over: end() killed the worker) or broken: nothing runs again
+            return Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
+        if first.kind is Kind.CRASH:
+            self._counts["killed"] += 1
         self._discard()
         self._drop_spare()  # it would be stopped with the others, and a worker started alone must run
         self._warm(case, CONFIRM_FACTOR * limit)
         if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
-            return self._hung(limit)
+            return self._hung(limit, first)
         with CORES.alone(keep=self.pid):
             started = time.monotonic()
             done = self._run_batch([case], CONFIRM_FACTOR * limit)
             seconds = time.monotonic() - started
         outcome, _ = done.get(0, (Outcome.not_run(f"oracle {self.name}: the confirmation did not run"), False))
         if outcome.kind is Kind.TIMEOUT:
-            return self._hung(limit)
+            return self._hung(limit, outcome if (outcome.message or "").startswith(OVER_MEMORY) else first)
         self._counts["confirmed"] += 1
         shape = f"{case[0]} on data {_shape(case[1])}, indices {_shape(case[2])}"
         self._slowest.append({"case": shape, "limit_s": limit, "confirmed_in_s": round(seconds, 3)})
@@ -371,11 +390,14 @@ class IsolatedOracle:
     def timing(self) -> dict[str, Any]:
         """What the run facts say of this oracle's time: warm-up cases run,
         cases confirmed after passing their limit, those that hung again,
-        workers a case left unable to run another (``spent``), and the slowest
+        workers a case left unable to run another (``spent``), cases whose
+        worker a SIGKILL from outside ended and that ran again alone
+        (``killed``), the most RAM a worker held while this side looked
+        (``peak_mib``), and the slowest
         of those that answered (figures, not behaviours).
 
         >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
-        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'slowest': []}
+        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'killed': 0, 'peak_mib': 0, 'slowest': []}
         """
         return {**self._counts, "slowest": list(self._slowest)}
 
@@ -438,10 +460,19 @@ class IsolatedOracle:
         if not worker.send(("run", seq, sent)):  # died between batches: not this batch's fault
             self._discard()
             return {}
-        clock = CaseClock(worker.pid, limits, CORES.paused_s)
+        case_clock = CaseClock(worker.pid, limits, CORES.paused_s)
+        try:
+            return self._answers(worker, seq, sent, owner, case_clock)
+        finally:
+            self._counts["peak_mib"] = max(self._counts["peak_mib"], case_clock.peak >> 20)
+
+    def _answers(
+        self, worker: _Worker, seq: int, sent: list[Wire], owner: list[int], case_clock: CaseClock
+    ) -> dict[int, tuple[Outcome, bool]]:
+        """:meth:`_run_batch`'s outcomes, as the worker sends them for the ``sent`` cases."""
         outcomes: list[Outcome] = []
         while len(outcomes) < len(sent):
-            reply = worker.receive(limit, clock)
+            reply = worker.receive(case_clock.limit(), case_clock)
             if isinstance(reply, tuple):  # ("outcomes", seq, outcomes, why the last one spent the worker or None)
                 if reply[1] == seq:
                     outcomes += reply[2]
@@ -520,7 +551,11 @@ class IsolatedOracle:
     def _failure(self, reply: Died | NoAnswer, what: str) -> Outcome:
         self._discard()
         if isinstance(reply, NoAnswer):
-            return Outcome.timed_out(reply.seconds)
+            outcome = Outcome.timed_out(reply.seconds)
+            if reply.over_memory is not None:
+                held, cap = reply.over_memory / 2**30, clock.MEMORY_CAP / 2**30
+                outcome.message = f"{OVER_MEMORY} {held:.1f} GiB, past the {cap:g} GiB cap"
+            return outcome
         return crash_outcome(reply, what)
 
     def _discard(self) -> None:

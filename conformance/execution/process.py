@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from conformance.core.outcome import Outcome
+from conformance.core.outcome import Kind, Outcome
 from conformance.execution.clock import CaseClock
 from conformance.execution.cores import CORES
 
@@ -118,6 +118,9 @@ class Died:
 @dataclass(frozen=True)
 class NoAnswer:
     seconds: float
+    over_memory: int | None = None
+    """Bytes the worker held where it was stopped for passing the memory cap
+    (:data:`~conformance.execution.clock.MEMORY_CAP`)."""
 
 
 def _signal_name(number: int) -> str:
@@ -149,6 +152,20 @@ def crash_outcome(died: Died, what: str) -> Outcome:
     if died.fault:
         outcome.message = f"{outcome.message}: {died.fault}"
     return outcome
+
+
+def killed_from_outside(outcome: Outcome) -> bool:
+    """Whether ``outcome`` is a worker ended by SIGKILL: the harness sends it
+    only to a worker past its limit (a timeout, not a crash) or to one it
+    no longer waits for, so a crash by SIGKILL came from outside, most
+    often the kernel's OOM killer when the machine's memory ran out (other
+    processes' memory counts too): the machine, not yet evidence.
+
+    >>> import signal
+    >>> killed_from_outside(Outcome.crashed(signal.SIGKILL, None)), killed_from_outside(Outcome.crashed(11, None))
+    (True, False)
+    """
+    return outcome.kind is Kind.CRASH and outcome.signal == signal.SIGKILL
 
 
 def _summarize_fault(path: str) -> str:
@@ -289,7 +306,7 @@ class WorkerProcess:
                     break
                 if clock is not None:
                     if clock.expired(self.progress()):
-                        return NoAnswer(clock.limit())
+                        return NoAnswer(clock.limit(), clock.over_memory)
                 elif time.monotonic() - start - (CORES.paused_s(self.pid) - paused0) >= timeout:
                     return NoAnswer(timeout)
         except (EOFError, OSError):
