@@ -107,6 +107,8 @@ class Entry:
         >>> e.matches(sig), e.matches(replace(sig, oracle="t-other"))
         (True, False)
         """
+        if sig.op != self.op and not fnmatchcase(sig.op, self.op):  # most entries are of another op: cheap tests first
+            return False
         words = sig.to_json()
         if sig.oracle in self.oracles:
             words = {**words, "oracle": self.oracle, "mode": self.mode}  # another mode of the same fact
