@@ -319,3 +319,33 @@ def test_a_stop_while_the_workers_start_ends_the_start_up_at_once(monkeypatch) -
     began = time.monotonic()
     assert commands._load_oracles(plan, None, None, stop) == ([], ["numpy", "torch"])
     assert time.monotonic() - began < EXIT_WITHIN_S
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie not yet reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except OSError:
+        return True
+
+
+def test_a_signal_ends_the_busy_workers_before_the_run_writes_what_it_found() -> None:
+    """What a stopped run writes must get the cores: loaded, with the workers left to finish their batches
+    until the command ended them, a stop took 8.9 s (shrinking) and 15.2 s (drawing) to exit (stop 36). The
+    oracles' workers are gone when run_campaign returns, and the case under way is counted nowhere."""
+    from fake_oracles import PATH
+
+    from conformance.execution.isolation import IsolatedOracle
+
+    oracle = IsolatedOracle("fake-spin", PATH, timeout=60.0)
+    try:
+        oracle.start()
+        pid = oracle.pid
+        result, took = _campaign(oracle, stop=_stop_in(3.0))
+        assert _gone(pid), "the busy worker outlived the run"
+    finally:
+        oracle.end()  # not close(): on a worker still spinning, it would wait for the case
+    assert took < 3.0 + EXIT_WITHIN_S, took
+    assert result.figures["cut_short"] == {"by": "signal", "phase": "drawing"}
+    assert sum(result.cases.values()) == 0 and not result.findings, "the case under way was counted"
