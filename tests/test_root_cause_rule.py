@@ -502,3 +502,21 @@ def test_where_the_docs_are_silent_an_index_into_an_empty_axis_is_one_condition_
     assert len(sigs) == 1, [s.words() for s in sigs]
     (sig,) = sigs
     assert str(sig.outcome) == "spec silent" and sig.tags == ("empty axis",), sig.words()
+
+
+def test_an_attribute_given_as_an_array_that_a_jit_cannot_hash_is_one_fact_whatever_the_indices() -> None:
+    # regression: jax.numpy.take_along_axis refusing axis=np.array(1) ("Non-hashable static arguments are not
+    # supported") was "error instead of value (other), for in-range" in the baseline and "..., for empty" at seed 5
+    message = (
+        "Non-hashable static arguments are not supported. An error occurred while trying to hash an object of type "
+        "<class 'numpy.ndarray'>, 1. The error was:\nTypeError: unhashable type: 'numpy.ndarray'"
+    )
+    refused = Outcome.raised(ValueError(message), ErrorClass.OTHER)
+    data, op = np.arange(6.0).reshape(1, 2, 3), "jax.numpy.take_along_axis"
+    seen = [
+        _judged(op, data, np.zeros((1, 1, 3), np.int64), refused, "in-range", axis=np.array(1)),
+        _judged(op, data, np.zeros((1, 0, 3), np.int64), refused, "empty", axis=np.array(1)),
+        _judged(op, data, np.ones((1, 2, 3), np.int64), refused, "in-range", axis=np.array(-2)),
+    ]
+    assert all(not j.verdict.conforms for j in seen), [j.verdict for j in seen]
+    assert {j.signature().tags for j in seen} == {("axis as an array",)}, [j.signature().words() for j in seen]

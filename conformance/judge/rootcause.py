@@ -314,6 +314,10 @@ def rejected_dtype(case: Case, got: Outcome) -> tuple[DtypeArg, str]:
     return DtypeArg.DATA, dtype_word(data)
 
 
+_UNHASHABLE = re.compile(r"non-hashable static argument|unhashable type: 'numpy\.ndarray'")
+"""A compiled function refusing an array as a static argument (JAX hashes them)."""
+
+
 def attribute_blamed(case: Case, got: Outcome) -> str | None:
     """``name=value`` of the case's first attribute that the error message
     names and whose value it quotes (``The 'raise' mode to take is not
@@ -330,8 +334,19 @@ def attribute_blamed(case: Case, got: Outcome) -> str | None:
     'axis=5'
     >>> shapes = "Shapes {3,5} and {2,3} are not consistent, except for the dimension at axis index.1"
     >>> attribute_blamed(replace(axis, attrs={"axis": 1}), Outcome(Kind.ERROR, message=shapes))
+
+    An attribute given as a 0-d array where the framework hashes it as a
+    compiled function's static argument (``jax.numpy.take_along_axis``) is
+    blamed by its type, whatever it holds:
+
+    >>> jit = "Non-hashable static arguments are not supported. ... TypeError: unhashable type: 'numpy.ndarray'"
+    >>> attribute_blamed(replace(axis, attrs={"axis": np.array(1)}), Outcome(Kind.ERROR, message=jit))
+    'axis as an array'
     """
     text = (got.message or "").lower()
+    arrays = [name for name, value in case.attrs.items() if isinstance(value, np.ndarray)]
+    if len(arrays) == 1 and _UNHASHABLE.search(text):  # whatever the array holds and whatever the indices
+        return f"{arrays[0]} as an array"
     for name, value in case.attrs.items():
         if value is None or not re.search(rf"\b{re.escape(name.lower())}\b", text):
             continue
