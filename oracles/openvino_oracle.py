@@ -56,6 +56,9 @@ OPENVINO_PATTERNS: Patterns = (
         ErrorClass.DTYPE_UNSUPPORTED,
         ("must be of int32 or int64", "unsupported data type", "element type", "not supported"),
     ),
+    # shape inference's "Check 'output_shape.merge_into(output_shape, indices_pshape)' failed ... Shapes ... are not
+    # consistent, except for the dimension at axis index.1" (GatherElements) is about the shapes, whatever "axis" says
+    (ErrorClass.SHAPE_INVALID, ("merge_into", "are not consistent")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
 )

@@ -88,6 +88,11 @@ PROVOKED = [
     # indices.shape[-1]: a false "wrong error (index error)" finding; baseline note of 2026-11-25)
     ("openvino", "openvino.GatherND-8", X, np.array(1, np.int64), {}, ErrorClass.SHAPE_INVALID),
     ("openvino-onnx", "onnx.GatherElements-13", X, [5], {}, ErrorClass.INDEX_OUT_OF_RANGE),
+    # indices smaller than the data off the axis (ONNX allows it): shape inference refuses "Shapes ... are not
+    # consistent, except for the dimension at axis index.0": the shapes, not the axis (was 'attribute invalid',
+    # and so one fact per index regime: 'for in-range', 'for empty', seed 5's 'observed policy raises, for negative')
+    ("openvino", "openvino.GatherElements-6", np.zeros((2, 3)), [[0]], {"axis": 0}, ErrorClass.SHAPE_INVALID),
+    ("openvino-onnx", "onnx.GatherElements-13", np.zeros((2, 3)), [[0]], {"axis": 0}, ErrorClass.SHAPE_INVALID),
     ("iree", "onnx.GatherND-11", X, [[0]], {}, ErrorClass.INTERNAL),  # IREE lowers GatherND only at opset 13
     ("tvm", "onnx.Gather-13", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
 ]

@@ -520,3 +520,19 @@ def test_an_attribute_given_as_an_array_that_a_jit_cannot_hash_is_one_fact_whate
     ]
     assert all(not j.verdict.conforms for j in seen), [j.verdict for j in seen]
     assert {j.signature().tags for j in seen} == {("axis as an array",)}, [j.signature().words() for j in seen]
+
+
+def test_an_int64_axis_that_tensorflow_numpy_stacks_with_int32_shapes_is_one_fact_whatever_the_indices() -> None:
+    # regression: tnp.take_along_axis with axis=np.int64(1) ("cannot compute Pack as input #1(zero-based) was
+    # expected to be a int32 tensor but is a int64 tensor") was 'for in-range' in the baseline, 'for empty' at seed 5
+    message = (
+        "cannot compute Pack as input #1(zero-based) was expected to be a int32 tensor but is a int64 tensor "
+        "[Op:Pack] name: packed"
+    )
+    refused = Outcome.raised(ValueError(message), ErrorClass.OTHER)
+    data, op = np.arange(6.0).reshape(1, 2, 3), "tensorflow.experimental.numpy.take_along_axis"
+    seen = [
+        _judged(op, data, np.zeros((1, 1, 3), np.int64), refused, "in-range", axis=np.int64(1)),
+        _judged(op, data, np.zeros((1, 0, 3), np.int32), refused, "empty", axis=np.array(1)),
+    ]
+    assert {j.signature().tags for j in seen} == {("axis as a NumPy int64",)}, [j.signature().words() for j in seen]

@@ -70,7 +70,7 @@ reproducer replayed alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -314,8 +314,23 @@ def rejected_dtype(case: Case, got: Outcome) -> tuple[DtypeArg, str]:
     return DtypeArg.DATA, dtype_word(data)
 
 
-_UNHASHABLE = re.compile(r"non-hashable static argument|unhashable type: 'numpy\.ndarray'")
-"""A compiled function refusing an array as a static argument (JAX hashes them)."""
+_TYPE_LEAKS: tuple[tuple[re.Pattern[str], Callable[[object], bool], str], ...] = (
+    # JAX hashes a jitted function's static arguments: a 0-d array cannot be (jax.numpy.take_along_axis's axis)
+    (
+        re.compile(r"non-hashable static argument|unhashable type: 'numpy\.ndarray'"),
+        lambda v: isinstance(v, np.ndarray),
+        "as an array",
+    ),
+    # tf.experimental.numpy stacks a NumPy int64 axis with int32 shape values (tnp.take_along_axis)
+    (
+        re.compile(r"was expected to be a int32 tensor but is a int64 tensor"),
+        lambda v: isinstance(v, np.ndarray | np.integer) and np.asarray(v).dtype == np.int64,
+        "as a NumPy int64",
+    ),
+)
+"""Error messages that say a framework refused an attribute for its Python type
+(an implementation detail leaking), whatever the attribute holds: (the
+message, which attribute values it is about, what the condition calls them)."""
 
 
 def attribute_blamed(case: Case, got: Outcome) -> str | None:
@@ -344,9 +359,10 @@ def attribute_blamed(case: Case, got: Outcome) -> str | None:
     'axis as an array'
     """
     text = (got.message or "").lower()
-    arrays = [name for name, value in case.attrs.items() if isinstance(value, np.ndarray)]
-    if len(arrays) == 1 and _UNHASHABLE.search(text):  # whatever the array holds and whatever the indices
-        return f"{arrays[0]} as an array"
+    for message, about, called in _TYPE_LEAKS:  # whatever the attribute holds and whatever the indices
+        typed = [name for name, value in case.attrs.items() if about(value)]
+        if len(typed) == 1 and message.search(text):
+            return f"{typed[0]} {called}"
     for name, value in case.attrs.items():
         if value is None or not re.search(rf"\b{re.escape(name.lower())}\b", text):
             continue
