@@ -463,8 +463,9 @@ class IsolatedOracle:
         case_clock = CaseClock(worker.pid, limits, CORES.paused_s)
         try:
             return self._answers(worker, seq, sent, owner, case_clock)
-        finally:
-            self._counts["peak_mib"] = max(self._counts["peak_mib"], case_clock.peak >> 20)
+        finally:  # what the clock saw while it waited, and what the worker holds after the batch
+            held = max(case_clock.peak, clock.resident_bytes(worker.pid) or 0)
+            self._counts["peak_mib"] = max(self._counts["peak_mib"], held >> 20)
 
     def _answers(
         self, worker: _Worker, seq: int, sent: list[Wire], owner: list[int], case_clock: CaseClock
