@@ -75,14 +75,11 @@ def test_a_case_whose_memory_grows_without_end_is_stopped_at_the_cap_as_a_timeou
     Stopped at the cap, the case is what it was on a big quiet machine: no answer (a timeout), confirmed alone."""
     monkeypatch.setattr(clock, "MEMORY_CAP", 400 * 2**20)
     with IsolatedOracle("fake-any", PATH, timeout=5.0) as oracle:
-        started = time.monotonic()
         outcome = oracle.run("numpy.take", X, I, do="grows")
-        seconds = time.monotonic() - started
         timing = oracle.timing()
     assert outcome.kind is Kind.TIMEOUT and outcome.seconds == 5.0, outcome.describe()
     assert "past the 0.390625 GiB cap" in outcome.message, outcome.message
     assert (timing["confirmed"], timing["hangs"]) == (1, 1) and 400 <= timing["peak_mib"] < 800, timing
-    assert seconds < 5.0, "stopped by its RAM, long before its time limit"
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
