@@ -319,18 +319,18 @@ _TYPE_LEAKS: tuple[tuple[re.Pattern[str], Callable[[object], bool], str], ...] =
     (
         re.compile(r"non-hashable static argument|unhashable type: 'numpy\.ndarray'"),
         lambda v: isinstance(v, np.ndarray),
-        "as an array",
+        "<array>",
     ),
     # tf.experimental.numpy stacks a NumPy int64 axis with int32 shape values (tnp.take_along_axis)
     (
         re.compile(r"was expected to be a int32 tensor but is a int64 tensor"),
         lambda v: isinstance(v, np.ndarray | np.integer) and np.asarray(v).dtype == np.int64,
-        "as a NumPy int64",
+        "<numpy.int64>",
     ),
 )
 """Error messages that say a framework refused an attribute for its Python type
 (an implementation detail leaking), whatever the attribute holds: (the
-message, which attribute values it is about, what the condition calls them)."""
+message, which attribute values it is about, what the condition calls their value)."""
 
 
 def attribute_blamed(case: Case, got: Outcome) -> str | None:
@@ -356,13 +356,13 @@ def attribute_blamed(case: Case, got: Outcome) -> str | None:
 
     >>> jit = "Non-hashable static arguments are not supported. ... TypeError: unhashable type: 'numpy.ndarray'"
     >>> attribute_blamed(replace(axis, attrs={"axis": np.array(1)}), Outcome(Kind.ERROR, message=jit))
-    'axis as an array'
+    'axis=<array>'
     """
     text = (got.message or "").lower()
     for message, about, called in _TYPE_LEAKS:  # whatever the attribute holds and whatever the indices
         typed = [name for name, value in case.attrs.items() if about(value)]
         if len(typed) == 1 and message.search(text):
-            return f"{typed[0]} {called}"
+            return f"{typed[0]}={called}"  # name=value, as every attribute condition is written
     for name, value in case.attrs.items():
         if value is None or not re.search(rf"\b{re.escape(name.lower())}\b", text):
             continue
