@@ -254,11 +254,13 @@ def still_shows(seen: Signature, root: Signature) -> bool:
 def example_words(case: Case, got: Outcome) -> frozenset[Behaviour]:
     """The behaviour words that fit ``got`` on ``case``: the one the judge
     names, or every candidate's that explains it where it is ambiguous
-    (:func:`~conformance.judge.verdict.fitting_words`).
+    (:func:`~conformance.judge.verdict.fitting_words`), and ``garbage``: a
+    read past the data may hold what a policy would give (OpenVINO's GatherND
+    garbage-read entry replayed as "ambiguous" once and failed the gate).
 
     >>> one = Case("numpy.take", np.array([7]), np.array([1]), {"axis": 0, "mode": "raise"})
     >>> sorted(str(w) for w in example_words(one, Outcome.returned(np.array([7]))))
-    ['clamps', 'wraps']
+    ['clamps', 'garbage', 'wraps']
     """
     if got.kind is not Kind.VALUE or got.value is None:
         return frozenset()
@@ -266,7 +268,8 @@ def example_words(case: Case, got: Outcome) -> frozenset[Behaviour]:
     named = observed_policy(got, values)
     if named is not Behaviour.AMBIGUOUS:
         return frozenset({named})
-    return fitting_words(np.asarray(got.value), values)
+    # an unchecked read can return anything, what a policy gives included: garbage fits every ambiguous value
+    return fitting_words(np.asarray(got.value), values) | {Behaviour.GARBAGE}
 
 
 def family(op: str) -> str:
