@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from conformance.campaign.runner import run_campaign
 from conformance.campaign.settings import Settings
@@ -504,38 +505,48 @@ def test_where_the_docs_are_silent_an_index_into_an_empty_axis_is_one_condition_
     assert str(sig.outcome) == "spec silent" and sig.tags == ("empty axis",), sig.words()
 
 
-def test_an_attribute_given_as_an_array_that_a_jit_cannot_hash_is_one_fact_whatever_the_indices() -> None:
-    # regression: jax.numpy.take_along_axis refusing axis=np.array(1) ("Non-hashable static arguments are not
-    # supported") was "error instead of value (other), for in-range" in the baseline and "..., for empty" at seed 5
-    message = (
-        "Non-hashable static arguments are not supported. An error occurred while trying to hash an object of type "
-        "<class 'numpy.ndarray'>, 1. The error was:\nTypeError: unhashable type: 'numpy.ndarray'"
-    )
+TYPE_LEAKS = [
+    # regression: jax.numpy.take_along_axis refusing axis=np.array(1) was "error instead of value (other), for
+    # in-range" in the baseline and "..., for empty" at seed 5
+    (
+        "jax.numpy.take_along_axis",
+        (
+            "Non-hashable static arguments are not supported. An error occurred while trying to hash an object of "
+            "type <class 'numpy.ndarray'>, 1. The error was:\nTypeError: unhashable type: 'numpy.ndarray'"
+        ),
+        [
+            ((1, 1, 3), np.int64, 0, "in-range", np.array(1)),
+            ((1, 0, 3), np.int64, 0, "empty", np.array(1)),
+            ((1, 2, 3), np.int64, 1, "in-range", np.array(-2)),
+        ],
+        "axis=<array>",
+    ),
+    # regression: tnp.take_along_axis with axis=np.int64(1) (an int64 axis stacked with int32 shapes) was 'for
+    # in-range' in the baseline, 'for empty' at seed 5
+    (
+        "tensorflow.experimental.numpy.take_along_axis",
+        (
+            "cannot compute Pack as input #1(zero-based) was expected to be a int32 tensor but is a int64 tensor "
+            "[Op:Pack] name: packed"
+        ),
+        [((1, 1, 3), np.int64, 0, "in-range", np.int64(1)), ((1, 0, 3), np.int32, 0, "empty", np.array(1))],
+        "axis=<numpy.int64>",
+    ),
+]
+
+
+@pytest.mark.parametrize(("op", "message", "sightings", "words"), TYPE_LEAKS, ids=[t[0] for t in TYPE_LEAKS])
+def test_an_attribute_refused_for_its_python_type_is_one_fact_whatever_the_indices(
+    op: str, message: str, sightings: list, words: str
+) -> None:
     refused = Outcome.raised(ValueError(message), ErrorClass.OTHER)
-    data, op = np.arange(6.0).reshape(1, 2, 3), "jax.numpy.take_along_axis"
+    data = np.arange(6.0).reshape(1, 2, 3)
     seen = [
-        _judged(op, data, np.zeros((1, 1, 3), np.int64), refused, "in-range", axis=np.array(1)),
-        _judged(op, data, np.zeros((1, 0, 3), np.int64), refused, "empty", axis=np.array(1)),
-        _judged(op, data, np.ones((1, 2, 3), np.int64), refused, "in-range", axis=np.array(-2)),
+        _judged(op, data, np.full(shape, fill, dtype), refused, regime, axis=axis)
+        for shape, dtype, fill, regime, axis in sightings
     ]
     assert all(not j.verdict.conforms for j in seen), [j.verdict for j in seen]
-    assert {j.signature().tags for j in seen} == {("axis=<array>",)}, [j.signature().words() for j in seen]
-
-
-def test_an_int64_axis_that_tensorflow_numpy_stacks_with_int32_shapes_is_one_fact_whatever_the_indices() -> None:
-    # regression: tnp.take_along_axis with axis=np.int64(1) ("cannot compute Pack as input #1(zero-based) was
-    # expected to be a int32 tensor but is a int64 tensor") was 'for in-range' in the baseline, 'for empty' at seed 5
-    message = (
-        "cannot compute Pack as input #1(zero-based) was expected to be a int32 tensor but is a int64 tensor "
-        "[Op:Pack] name: packed"
-    )
-    refused = Outcome.raised(ValueError(message), ErrorClass.OTHER)
-    data, op = np.arange(6.0).reshape(1, 2, 3), "tensorflow.experimental.numpy.take_along_axis"
-    seen = [
-        _judged(op, data, np.zeros((1, 1, 3), np.int64), refused, "in-range", axis=np.int64(1)),
-        _judged(op, data, np.zeros((1, 0, 3), np.int32), refused, "empty", axis=np.array(1)),
-    ]
-    assert {j.signature().tags for j in seen} == {("axis=<numpy.int64>",)}, [j.signature().words() for j in seen]
+    assert {j.signature().tags for j in seen} == {(words,)}, [j.signature().words() for j in seen]
 
 
 def test_a_type_leak_condition_reads_back_from_its_words() -> None:

@@ -325,14 +325,13 @@ class IsolatedOracle:
             return self._hung(limit, first)
         return self._confirmed(case, limit, first)
 
-    def _hung(self, limit: float, seen: Outcome | None = None) -> Outcome:
+    def _hung(self, limit: float, *seen: Outcome) -> Outcome:
         """A confirmed hang, counted: a timeout in the case's own ``limit`` (the same words whatever confirmed it,
-        unless what was ``seen`` passed the memory cap: it says so)."""
+        unless one of the runs ``seen`` passed the memory cap: then it says so, in that run's words)."""
         self._counts["confirmed"] += 1
         self._counts["hangs"] += 1
         hung = Outcome.timed_out(limit)
-        if seen is not None and (seen.message or "").startswith(OVER_MEMORY):
-            hung.message = seen.message
+        hung.message = next((o.message for o in seen if (o.message or "").startswith(OVER_MEMORY)), hung.message)
         return hung
 
     def _confirmed(self, case: Wire, limit: float, first: Outcome) -> Outcome:
@@ -360,7 +359,7 @@ class IsolatedOracle:
             seconds = time.monotonic() - started
         outcome, _ = done.get(0, (Outcome.not_run(f"oracle {self.name}: the confirmation did not run"), False))
         if outcome.kind is Kind.TIMEOUT:
-            return self._hung(limit, outcome if (outcome.message or "").startswith(OVER_MEMORY) else first)
+            return self._hung(limit, outcome, first)
         self._counts["confirmed"] += 1
         shape = f"{case[0]} on data {_shape(case[1])}, indices {_shape(case[2])}"
         self._slowest.append({"case": shape, "limit_s": limit, "confirmed_in_s": round(seconds, 3)})

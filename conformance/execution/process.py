@@ -156,8 +156,9 @@ def crash_outcome(died: Died, what: str) -> Outcome:
 
 def killed_from_outside(outcome: Outcome) -> bool:
     """Whether ``outcome`` is a worker ended by SIGKILL: the harness sends it
-    only to a worker past its limit (a timeout, not a crash) or to one it
-    no longer waits for, so a crash by SIGKILL came from outside, most
+    only to a worker past its limit (a timeout, not a crash), to one it
+    no longer waits for, or to every worker of a run that has ended
+    (``IsolatedOracle.end``, whose cases are then not run), so a crash by SIGKILL came from outside, most
     often the kernel's OOM killer when the machine's memory ran out (other
     processes' memory counts too): the machine, not yet evidence.
 
