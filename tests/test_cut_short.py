@@ -214,6 +214,31 @@ def test_a_stop_while_an_oracle_blocks_ends_the_run_within_seconds(after, phase)
     assert str(result.status) == "interrupted" and result.figures["cut_short"] == {"by": "signal", "phase": phase}
 
 
+class _SignalledAt(_Blocks):
+    """NumPy's take, in process, that sets the run's ``stop`` (a signal) when
+    it is asked its ``at``-th case and goes on answering: drawing sees the
+    stop at its next case and the work may end before the caller looks."""
+
+    def __init__(self, at: int, stop: threading.Event) -> None:
+        super().__init__(10**9)
+        self.at, self.stop = at, stop
+
+    def run_many(self, cases, *, timeout=None):
+        self.at -= len(cases)
+        if self.at <= 0:
+            self.stop.set()
+        return super().run_many(cases, timeout=timeout)
+
+
+def test_a_signal_drawing_sees_first_is_reported_as_cut_short_while_drawing() -> None:
+    """Regression (CI on 7e24864, loaded): drawing watches the caller's stop
+    itself, ended its class, skipped shrinking and ended the run before the
+    caller's next look (every 0.1 s), which then read the phase as 'done'."""
+    stop = threading.Event()
+    result, _ = _campaign(_SignalledAt(20, stop), stop=stop)
+    assert str(result.status) == "interrupted" and result.figures["cut_short"] == {"by": "signal", "phase": "drawing"}
+
+
 def test_a_stop_during_the_replay_ends_the_run_within_seconds() -> None:
     def replay(done):
         threading.Event().wait(600)

@@ -223,6 +223,9 @@ class _Work:
     replay: Replay | None
     out_dir: Path | None
     phase: str = "starting"
+    seen_stop_in: str | None = None
+    """The phase whose own loop saw the caller's stop first (drawing looks at
+    each case) and ended, before :func:`_wait` looked: where the run was cut short."""
     replayed: list[dict[str, Any]] = field(default_factory=list)
     atlas_run: AtlasRun | None = None
     atlas: Atlas | None = None
@@ -291,11 +294,13 @@ class _Work:
         self.atlas_s = time.monotonic() - self.start
         self.phase = "drawing"
         self._draw(ops)
+        if self.stop.is_set():
+            self.seen_stop_in = self.phase
         self.loop_s = time.monotonic() - self.start
         # without a budget, shrinking is bounded by its evaluations (Settings.shrink_evals per root cause) and never
         # by the clock: what a finding is named and shown with is the same on a quiet and on a busy machine
         shrink_end = None if budget is None else self.start + budget * (DRAW_SHARE + SHRINK_SHARE)
-        if self.halt.is_set():
+        if self.halt.is_set() or self.stop.is_set():
             shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
         self.phase = "shrinking"
         self.progress.phase("shrinking", len(sightings.first))
@@ -354,14 +359,14 @@ def _wait(
     while thread.is_alive():
         by = "signal" if stop.is_set() else "budget" if hard_end is not None and time.monotonic() >= hard_end else None
         if by is not None:
-            phase = work.phase
+            phase = work.seen_stop_in or work.phase
             work.halt.set()
             if by == "signal":
                 work.let_go()
             thread.join(GRACE_S)
             return {"by": by, "phase": phase}
         thread.join(WAIT_STEP_S)
-    return {"by": "signal", "phase": "done"} if stop.is_set() else None
+    return {"by": "signal", "phase": work.seen_stop_in or "done"} if stop.is_set() else None
 
 
 def _unfinished(work: _Work) -> list[Finding]:
