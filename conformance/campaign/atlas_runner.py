@@ -21,6 +21,17 @@ with the file they go to (:mod:`conformance.results.atlas`); each is one
 * ``probes`` and ``seen``: how many probe cases the cell aggregates and the
   distinct behaviours among them.
 
+**Answers that depend on memory are named so in every mode.** Where one mode
+of a framework answers a probe with a value whose shape is the gather of no
+axis of the data (:func:`~conformance.judge.shape_evidence.unexplained_shape`:
+the op read outside the input's shape), what every mode of that framework
+(same version and device) does on that op and condition depends on what lay
+in memory, its errors included: each departing cell there is ``garbage``,
+with no error class, its own answer kept in the example beside the proof
+(``undefined``), and the proving cell's root causes. Without this, Paddle's
+static graph answered ``axis=-4`` with a value on some runs and an IndexError
+on others, and two atlases of the same versions differed.
+
 **One cell per (condition, class, op, oracle).** The class is part of the key
 because one op can appear in two classes (``numpy.take`` is a block gather,
 and with ``axis=None`` a flattened one). Where a cell aggregates several probe
@@ -73,6 +84,7 @@ from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.execution.fanout import Limited, answers
 from conformance.judge.judged import Judged
+from conformance.judge.shape_evidence import unexplained_shape
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
 from conformance.results.atlas import MESSAGE_CHARS, Atlas, AtlasCell, CellKey, RootSighting
 from conformance.spec.catalog import specs
@@ -164,6 +176,9 @@ def _judged(
             verdict = judged.verdict
             roots = () if verdict.conforms else (RootSighting(judged.signature(), judged.words()),)
             example = _example(case, ref.describe(), got, ref.value)
+            why = None if verdict.conforms else unexplained_shape(case, got)
+            if why is not None:
+                example["undefined"] = why
             return AtlasCell(*base, verdict.behaviour, got.error_class, verdict.conforms, example, roots=roots)
         except Exception as exc:  # noqa: BLE001 - a judge that fails on a probe is a harness error, never fatal
             failed = f"judge raised {type(exc).__name__}: {exc}"
@@ -212,11 +227,18 @@ class AtlasRun:
     :meth:`freeze` is called, no cell is added any more)."""
 
     oracles: Sequence[str]
+    frameworks: Mapping[str, str] = field(default_factory=dict)
+    """Each oracle's framework, version and device (:func:`framework_of`): the modes of one framework share it."""
     seen: dict[CellKey, _Seen] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     frozen: bool = False
+
+    @classmethod
+    def over(cls, oracles: Sequence[Oracle], infos: Mapping[str, OracleInfo]) -> AtlasRun:
+        """The atlas of ``oracles``, in their order (``infos``: what each is)."""
+        return cls([o.name for o in oracles], {o.name: framework_of(infos[o.name]) for o in oracles})
 
     def add(self, cell: AtlasCell) -> None:
         with self.lock:
@@ -254,11 +276,64 @@ class AtlasRun:
 
     def atlas(self) -> Atlas:
         with self.lock:
-            cells = [_finish(s) for s in self.seen.values()]
+            cells = undefined_in_every_mode([_finish(s) for s in self.seen.values()], self.frameworks)
             op_order = {s.key: i for i, s in enumerate(specs())}
             oracle_order = {name: i for i, name in enumerate(self.oracles)}
             ordered = sorted(cells, key=lambda c: _sort_key(c, op_order, oracle_order))
             return Atlas(ordered, list(self.errors), list(self.skipped))
+
+
+def framework_of(info: OracleInfo) -> str:
+    """What the execution modes of one framework share: its name, version and device.
+
+    >>> framework_of(OracleInfo("paddle-static", "paddle", "3.3.1", "cpu", "static graph", ()))
+    'paddle 3.3.1 cpu'
+    """
+    return f"{info.framework} {info.version} {info.device}"
+
+
+def undefined_in_every_mode(cells: Sequence[AtlasCell], frameworks: Mapping[str, str]) -> list[AtlasCell]:
+    """``cells`` with every departing cell of a (condition, class, op,
+    framework) where some mode proved a read outside the input's shape
+    (``example["undefined"]``) named ``garbage`` (see the module docstring).
+
+    >>> def cell(oracle, behaviour, error, undefined=None):
+    ...     example = {"observed": "an answer"} | ({"undefined": undefined} if undefined else {})
+    ...     return AtlasCell("axis", "block gather", "p.g", oracle, "3", behaviour, error, False, example)
+    >>> cells = [cell("p", "wrong error", None, "its output shape (3, 2) is ..."), cell("p-static", "wrong error",
+    ...     "index out of range"), cell("q", "wrong error", "index out of range")]
+    >>> [(c.oracle, str(c.behaviour), str(c.error_class)) for c in undefined_in_every_mode(cells,
+    ...     {"p": "p 3 cpu", "p-static": "p 3 cpu", "q": "q 1 cpu"})]  # doctest: +NORMALIZE_WHITESPACE
+    [('p', 'garbage', 'None'), ('p-static', 'garbage', 'None'),
+     ('q', 'wrong error', 'index out of range')]
+    """
+    proofs: dict[tuple[str, str, str, str], AtlasCell] = {}
+    for c in cells:
+        if "undefined" in c.example and c.oracle in frameworks:
+            proofs.setdefault((c.condition, c.eq_class, c.op, frameworks[c.oracle]), c)
+    out = []
+    for c in cells:
+        proof = proofs.get((c.condition, c.eq_class, c.op, frameworks.get(c.oracle, "")))
+        if proof is None or c.documented:
+            out.append(c)
+            continue
+        why = proof.example["undefined"]
+        note = (
+            why
+            if proof is c
+            else f"{proof.oracle} answered this probe so ({why}): what this mode does here depends on memory"
+        )
+        out.append(
+            replace(
+                c,
+                behaviour=Behaviour.GARBAGE,
+                error_class=None,
+                seen=(Behaviour.GARBAGE,),
+                roots=proof.roots,
+                example=c.example | {"undefined": note},
+            )
+        )
+    return out
 
 
 def _conditions(pairs: Sequence[tuple[Probe, Case]]) -> Iterator[list[tuple[Probe, Case]]]:
@@ -321,7 +396,7 @@ def run_atlas(
     oracle's batch done (one condition on one oracle; with ``findings()``
     so far). Never raises on a probe."""
     pairs, errors = _plan(ops)
-    run = into if into is not None else AtlasRun([o.name for o in oracles])
+    run = into if into is not None else AtlasRun.over(oracles, infos)
     run.errors += errors
     end = subset(pairs, infos, limit)
     chunks = list(_conditions(pairs[:end]))

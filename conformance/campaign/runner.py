@@ -267,7 +267,7 @@ class _Work:
                     sightings.stream.record(Record.REPLAY, r)
         if settings.atlas and not self.halt.is_set():
             self.phase = "atlas"
-            self.atlas_run = AtlasRun([o.name for o in self.oracles])
+            self.atlas_run = AtlasRun.over(self.oracles, self.infos)
             atlas_end = None if budget is None else self.start + budget * ATLAS_SHARE
             limit = None if budget is None else int(budget * ATLAS_SHARE / PROBE_RUN_S)
 

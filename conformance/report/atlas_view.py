@@ -261,6 +261,8 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
     ]
     if ex.get("message"):
         rows.append(["message", str(ex["message"])])
+    if ex.get("undefined"):  # an answer that depends on memory (conformance.campaign.atlas_runner)
+        rows.append(["undefined", str(ex["undefined"])])
     if len(view.seen) > 1 or cell.probes > 1:
         rows.append(["probes", f"{cell.probes} cases (modes, index dtypes): " + ", ".join(view.seen)])
     if len(column.oracles) > 1:
