@@ -74,7 +74,7 @@ def test_the_cell_keeps_its_own_answer_beside_the_proof(first_raises) -> None:
     atlas = run_atlas(oracles, {o.name: o.info() for o in oracles}, ["paddle.gather"])
     static = atlas.cell(CONDITION, "block gather", "paddle.gather", "paddle-static")
     eager = atlas.cell(CONDITION, "block gather", "paddle.gather", "paddle")
-    assert "is the gather of no axis" in eager.example["undefined"]
+    assert "which the gather of no axis" in eager.example["undefined"]
     assert static.example["undefined"].startswith("paddle answered this probe so")
     assert static.roots == eager.roots and eager.roots
     assert static.example["observed"] == (
@@ -117,4 +117,4 @@ def test_the_cell_popup_says_why_the_answer_is_undefined() -> None:
     records: list[dict] = []
     atlas_tables(atlas, [], {}, described, evidence_out=records)
     undefined = [dict(r["r"])["undefined"] for r in records if "undefined" in dict(r["r"])]
-    assert undefined and all("is the gather of no axis of data of shape (2, 5, 2)" in u for u in undefined)
+    assert undefined and all("the gather of no axis of data of shape (2, 5, 2) has" in u for u in undefined)

@@ -300,7 +300,7 @@ def undefined_in_every_mode(cells: Sequence[AtlasCell], frameworks: Mapping[str,
     >>> def cell(oracle, behaviour, error, undefined=None):
     ...     example = {"observed": "an answer"} | ({"undefined": undefined} if undefined else {})
     ...     return AtlasCell("axis", "block gather", "p.g", oracle, "3", behaviour, error, False, example)
-    >>> cells = [cell("p", "wrong error", None, "its output shape (3, 2) is ..."), cell("p-static", "wrong error",
+    >>> cells = [cell("p", "wrong error", None, "its output has rank 4 ..."), cell("p-static", "wrong error",
     ...     "index out of range"), cell("q", "wrong error", "index out of range")]
     >>> [(c.oracle, str(c.behaviour), str(c.error_class)) for c in undefined_in_every_mode(cells,
     ...     {"p": "p 3 cpu", "p-static": "p 3 cpu", "q": "q 1 cpu"})]  # doctest: +NORMALIZE_WHITESPACE
