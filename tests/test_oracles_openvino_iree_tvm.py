@@ -182,3 +182,19 @@ def test_iree_keeps_float64_as_float64() -> None:
     """IREE demotes float64 to float32 by default; the oracle compiles with that off, so float64 is exact."""
     out = ORACLES["iree"].run_in_process("onnx.Gather-13", np.array([1 + 2**-40]), np.array([0]), {})
     assert out.value.tolist() == [1 + 2**-40]
+
+
+@_needs("openvino", "openvino-onnx")
+@pytest.mark.parametrize(
+    ("name", "op"), [("openvino", "openvino.GatherElements-6"), ("openvino-onnx", "onnx.GatherElements-13")]
+)
+def test_a_refused_input_leaves_later_valid_inputs_judged_on_their_own(name: str, op: str) -> None:
+    """Regression: OpenVINO's compiled GatherElements keeps the indices shape
+    of an input it refused and refuses every later valid one ("Shapes {2,5,2}
+    and {3,3,2} are not consistent"); one worker's compiled models made in-range
+    atlas probes read "raises", and two findings' scripts did not reproduce.
+    The oracle compiles a model that raised afresh."""
+    data, good = np.zeros((2, 5, 2), np.float32), np.zeros((2, 3, 2), np.int64)
+    with registry.registered(TABLE), registry.get(name) as isolated:
+        runs = [isolated.run(op, data, i, axis=1) for i in (good, np.zeros((3, 3, 2), np.int64), good, good)]
+    assert [r.kind for r in runs] == [Kind.VALUE, Kind.ERROR, Kind.VALUE, Kind.VALUE], [r.describe() for r in runs]
