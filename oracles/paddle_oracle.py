@@ -115,7 +115,10 @@ def to_numpy(x, like):
 PADDLE_STATIC = '''
 def prepare(call, attrs):
     """A static graph: the op built into a paddle.static.Program (one per input shape and dtype), the attributes
-    constants, run by a paddle.static.Executor on the CPU with NumPy feeds (bfloat16 as its uint16 bits)."""
+    constants, run by a paddle.static.Executor on the CPU with NumPy feeds (bfloat16 as its uint16 bits), each
+    program in a paddle.static.Scope of its own: in the global scope one program's feed variables ("data",
+    "indices") kept what another program's run left there, and int8 indices gave None in a fresh process but
+    raised "numel() * SizeOf(dtype()) <= memory_size()" after an int64 run (Paddle 3.3.1, checked by hand)."""
     programs = {}
     executor = paddle.static.Executor(paddle.CPUPlace())
 
@@ -129,9 +132,10 @@ def prepare(call, attrs):
                 with paddle.static.program_guard(main, paddle.static.Program()):
                     pairs = (("data", data), ("indices", indices))
                     inputs = [paddle.static.data(n, t.shape, t.dtype) for n, t in pairs]
-                    programs[key] = main, call(*inputs, attrs)
-            main, out = programs[key]
-            return executor.run(main, feed=feed, fetch_list=[out])[0]
+                    programs[key] = main, call(*inputs, attrs), paddle.static.Scope()
+            main, out, scope = programs[key]
+            with paddle.static.scope_guard(scope):
+                return executor.run(main, feed=feed, fetch_list=[out])[0]
         finally:
             paddle.disable_static()
 

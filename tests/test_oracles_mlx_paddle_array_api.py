@@ -169,3 +169,19 @@ def test_a_paddle_segfault_is_a_crash_at_once_not_a_slow_death_that_reads_as_a_h
     with registry.get("paddle", timeout=0.3) as oracle:  # CPU seconds: the handler took more
         outcome = oracle.run("paddle.gather", np.array([[[-0.5]]], np.float32), np.array(0, np.int64), axis=np.array(1))
         assert outcome.kind is Kind.CRASH and outcome.signal == 11, outcome.describe()
+
+
+@_needs("paddle-static")
+def test_a_static_graphs_answer_does_not_depend_on_the_programs_run_before_it() -> None:
+    """Regression: run in Paddle's global scope, int8 indices gave None in a
+    fresh worker and raised "numel() * SizeOf(dtype()) <= memory_size()" after
+    an int64 run (the programs' feed variables share their names); a baseline
+    entry was marked not standalone for it. Each program now has its own scope."""
+    data, int8 = np.arange(20.0, dtype=np.float32).reshape(4, 5), np.array([1], np.int8)
+    with registry.registered({"paddle": "oracles.paddle_oracle"}):
+        with registry.get("paddle-static") as fresh:
+            alone = fresh.run("paddle.gather", data, int8, axis=1).describe()
+        with registry.get("paddle-static") as worker:
+            worker.run("paddle.gather", data, np.array([1]), axis=1)
+            after = worker.run("paddle.gather", data, int8, axis=1).describe()
+    assert after == alone
