@@ -152,3 +152,30 @@ def test_the_baseline_replay_the_pytest_plugin_and_the_scripts_agree(
     cases = list(ET.parse(junit).getroot().iter("testcase"))
     known = [c.get("name") for c in cases if any(s.get("type") == "pytest.xfail" for s in c.iter("skipped"))]
     assert len(cases) == sum(len(e.reproducers) for e in entries) and len(known) == len(cases), plugin.stdout[-3000:]
+
+
+def test_a_stray_read_shows_a_root_cause_whose_example_was_ambiguous() -> None:
+    """Regression (.ci/run on a47b767, loaded): MLX's take_along_axis read an
+    out-of-range uint8 index (255) as a value that policies also give, so its
+    finding was 'observed policy ambiguous'; its script, run alone, read other
+    bytes ('a value no policy explains') and said 'not reproduced'. Garbage
+    fits every ambiguous value, so the replay, the plugin and the script all
+    take a stray read as showing such a root cause."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from conformance.core.behaviour import Behaviour
+    from conformance.core.case import Case, CaseTags
+    from conformance.core.oracle import OracleInfo
+    from conformance.core.outcome import Outcome
+    from conformance.judge.judged import judged_alone, judgement, replay_status, settles
+
+    info = OracleInfo("mlx", "mlx", "0.32.4", "cpu", "eager", ("mlx.take_along_axis",))
+    data, indices = np.array([[1, 2], [3, 4]], np.int64), np.array([[255, 0]], np.uint8)
+    case = Case("mlx.take_along_axis", data, indices, {"axis": 0}, CaseTags("extreme", "uint8", "int"))
+    stray = judged_alone(case, info, Outcome.returned(np.array([[2308769305445819244, 4]], np.int64)))
+    root = replace(stray.signature(), policy=Behaviour.AMBIGUOUS)
+    assert settles(stray, lambda s: s == root)
+    assert str(replay_status(stray, lambda s: s == root)) == "reproduces"
+    assert judgement(case, info, Outcome.returned(np.array([[3, 4]], np.int64)), root).other[1]

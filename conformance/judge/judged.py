@@ -65,7 +65,12 @@ def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:
     sighting is settled (:func:`~conformance.judge.rootcause.settled_forms`: an
     ``ambiguous`` example joins a behaviour named elsewhere that fits it). The
     one rule by which a baseline replay, a pytest item and a reproducer script
-    say that a case still shows its root cause.
+    say that a case still shows its root cause. A ``garbage`` value also
+    shows an ``ambiguous`` root cause of the same signature: garbage fits
+    every ambiguous value (:func:`~conformance.judge.rootcause.example_words`),
+    so the root's own example may have been a stray read that looked like a
+    policy, and a script re-running an unchecked read (MLX documents
+    out-of-bounds reads as undefined) sees other bytes.
 
     >>> import numpy as np
     >>> from conformance.core.case import CaseTags
@@ -76,7 +81,13 @@ def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:
     >>> str(j.signature().policy), settles(j, lambda s: s.policy is Behaviour.WRAPS)
     ('ambiguous', True)
     """
-    return not j.verdict.conforms and any(is_root(s) for s in rootcause.settled_forms(j.signature(), j.words()))
+    if j.verdict.conforms:
+        return False
+    sig = j.signature()
+    forms = rootcause.settled_forms(sig, j.words())
+    if sig.policy is Behaviour.GARBAGE:
+        forms.append(replace(sig, policy=Behaviour.AMBIGUOUS))
+    return any(is_root(s) for s in forms)
 
 
 def replay_status(j: Judged, is_root: Callable[[Signature], bool]) -> ReplayStatus:
@@ -145,9 +156,9 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     where ``observed`` was such a value too (no policy explains it), or where
     the root cause is ``fills or garbage``: a stray read gives other bytes on
     each run (0 when the finding was built, whatever lies there when the script runs),
-    or, where an error is expected and the root cause names no behaviour, where such a value
-    (:func:`unexplained_like`), judged as the campaign judges, shows it ("value instead of error,
-    for empty axis" whatever the bytes).
+    or, where an error is expected and the root cause names no behaviour or where it is ``ambiguous``,
+    where such a value (:func:`unexplained_like`), judged as the campaign judges, shows it ("value instead
+    of error, for empty axis" whatever the bytes; MLX's unchecked read that once looked like a policy).
 
     >>> import numpy as np
     >>> from conformance.core.case import CaseTags
@@ -177,10 +188,12 @@ def judgement(case: Case, info: OracleInfo, observed: Outcome, root: Signature |
     unexplained = got is not None and not any(same_bits(v, got) for v in policies)
     shown = any(shows for label, _, _, shows in judged if label == "observed")
     # where an error is expected and the root names no behaviour, which value came does not matter: judge one
-    # that no policy explains as the campaign would (paddle.gather_nd on an empty axis returns whatever memory holds)
+    # that no policy explains as the campaign would (paddle.gather_nd on an empty axis returns whatever memory holds);
+    # so too where the root is ambiguous (garbage fits every ambiguous value: see settles)
     stray = (
         unexplained_like([np.asarray(v) for _, v, _, _ in judged])
-        if root is not None and root.policy is None and seen.reference.kind is Kind.ERROR
+        if root is not None
+        and (root.policy is None and seen.reference.kind is Kind.ERROR or root.policy is Behaviour.AMBIGUOUS)
         else None
     )
     shows_stray = stray is not None and _said(judged_alone(case, info, Outcome.returned(stray)), root)[1]
