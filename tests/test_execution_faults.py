@@ -303,6 +303,20 @@ def test_what_the_oracle_observed_reaches_its_reproducer():
     assert reproducer.text.endswith("'value', 'timeout')")
 
 
+def test_after_a_crash_the_next_worker_loads_while_the_current_one_runs() -> None:
+    """A default campaign's shrinking: every candidate that still crashes Paddle or TensorFlow cost a worker start
+    (1.3-2 s each, 70 of them, the last minute of the run). Once a case has crashed a worker, a spare loads ahead."""
+    with IsolatedOracle("fake-any", PATH, timeout=5) as oracle:
+        assert oracle.run("numpy.take", X, I, do="segfault").kind is Kind.CRASH
+        assert oracle.run("numpy.take", X, I).kind is Kind.VALUE
+        spare = oracle._spare
+        assert spare is not None, "no spare loading after a crash"
+        assert (
+            oracle.run("numpy.take", X, I[:1], do="segfault").kind is Kind.CRASH
+        )  # another case (one crash is remembered)
+        assert oracle.run("numpy.take", X, I).kind is Kind.VALUE and oracle.pid == spare.pid  # the spare took over
+
+
 def test_a_case_that_spends_its_worker_is_its_own_error_and_the_rest_of_the_batch_runs_in_a_fresh_worker() -> None:
     """Regression (GPU check, torch-cuda): a CUDA device-side assert poisons the process; every later case of
     the worker failed with it, and the campaign made some 1,600 'internal error' examples of cases that torch

@@ -17,9 +17,10 @@ from conformance.campaign.shrinker import SHRINK_EVALS
 
 DEFAULT_EXAMPLES = 60
 """Examples per equivalence class of the default campaign (seed 0)."""
-PROBE_TIMEOUT_S = 2.0
+PROBE_TIMEOUT_S = 1.0
 """Per-case limit of the probe atlas in CPU seconds of the worker (a few probes hang some frameworks for
-good; each costs this, then twice this alone before it is a hang: see :mod:`conformance.execution.isolation`)."""
+good; each costs this, then twice this alone before it is a hang: see :mod:`conformance.execution.isolation`,
+whose drawn-case default it equals)."""
 DRAW_SHARE, SHRINK_SHARE = 0.6, 0.22
 """Of a time budget: drawing gets the first 60% (the oracles' start-up and
 the atlas included), shrinking the next 22%; past that, findings keep their

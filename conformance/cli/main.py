@@ -36,6 +36,7 @@ from conformance.campaign import settings
 from conformance.campaign.settings import Stop
 from conformance.cli.selection import OK, TOOL_FAILED, USAGE, UsageError, writable_file
 from conformance.execution.cores import CORES
+from conformance.execution.isolation import DEFAULT_TIMEOUT
 from conformance.spec.catalog import specs
 
 
@@ -53,7 +54,7 @@ CAMPAIGN_DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "max_examples": None,
     "budget": None,
-    "timeout": 5.0,
+    "timeout": DEFAULT_TIMEOUT,
     "ops": None,
     "oracles": None,
     "allow_missing": False,
@@ -85,8 +86,8 @@ def _campaign_options(p: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=None,
-        help="CPU seconds one case may take on an oracle's worker (default 5; a case past it runs again alone "
-        "under twice that before it is a hang)",
+        help=f"CPU seconds one case may take on an oracle's worker (default {DEFAULT_TIMEOUT:g}; a case past it runs "
+        "again alone under twice that before it is a hang)",
     )
     p.add_argument(
         "--ops",
@@ -212,7 +213,10 @@ def _upgrade_parser(sub: Any) -> None:
     )
     up.add_argument("--seed", type=int, default=0, help="Hypothesis seed, the same in every version (default 0)")
     up.add_argument(
-        "--timeout", type=float, default=5.0, help="CPU seconds one case may take on an oracle's worker (default 5)"
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"CPU seconds one case may take on an oracle's worker (default {DEFAULT_TIMEOUT:g})",
     )
     up.add_argument(
         "--oracles", nargs="+", default=None, metavar="NAME", help="oracles to run (default: the framework's own)"

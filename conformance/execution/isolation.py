@@ -50,8 +50,12 @@ from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_o
 if TYPE_CHECKING:
     from typing import Self
 
-DEFAULT_TIMEOUT = 5.0
-"""Seconds of its worker's CPU one case may take once the worker is up (see :mod:`conformance.execution.clock`)."""
+DEFAULT_TIMEOUT = 1.0
+"""Seconds of its worker's CPU one case may take once the worker is up (see :mod:`conformance.execution.clock`).
+A gather on the suite's arrays (64 data elements at most) takes microseconds, and compilation has its own
+limit (:data:`WARM_UP_LIMIT`), so a second of CPU is a wide margin; every case past it costs the limit, then twice
+the limit with every other worker stopped (:data:`CONFIRM_FACTOR`): at 5 s, the confirmed hangs of a default
+campaign stopped the machine's other workers for about a minute."""
 
 DEFAULT_STARTUP_TIMEOUT = 180.0
 """Seconds a worker may take to import its framework and warm up."""
@@ -210,6 +214,10 @@ class IsolatedOracle:
         self._slowest: list[dict[str, Any]] = []
         self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0, "spent": 0, "killed": 0, "peak_mib": 0}
         self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
+        self._died = False
+        self._confirming = False  # a case runs alone (see _confirmed): no spare loads
+        """A case crashed a worker: from then on a spare loads ahead, as for a spent one (shrinking a crash, every
+        candidate that still shows it costs a worker: Paddle's and TensorFlow's took 1.3-2 s each to start)."""
         self._lock = threading.RLock()
         self._owner = os.getpid()
 
@@ -257,7 +265,7 @@ class IsolatedOracle:
                     self._broken = str(exc)
                     raise
             self._worker, self._info, self._facts = worker, worker.info, worker.facts
-            if self._counts["spent"]:  # this oracle spends workers: the next one loads while this one runs
+            if (self._counts["spent"] or self._died) and not self._confirming:  # the next one loads meanwhile
                 self._spare = _Worker(self.module, self.name)
 
     @property
@@ -350,13 +358,17 @@ class IsolatedOracle:
             self._counts["killed"] += 1
         self._discard()
         self._drop_spare()  # it would be stopped with the others, and a worker started alone must run
-        self._warm(case, CONFIRM_FACTOR * limit)
-        if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
-            return self._hung(limit, first)
-        with CORES.alone(keep=self.pid):
-            started = time.monotonic()
-            done = self._run_batch([case], CONFIRM_FACTOR * limit)
-            seconds = time.monotonic() - started
+        self._confirming = True  # and none loads meanwhile
+        try:
+            self._warm(case, CONFIRM_FACTOR * limit)
+            if shape_signature(case) in self._warm_hung:  # its warm-up hung too: see _settled
+                return self._hung(limit, first)
+            with CORES.alone(keep=self.pid):
+                started = time.monotonic()
+                done = self._run_batch([case], CONFIRM_FACTOR * limit)
+                seconds = time.monotonic() - started
+        finally:
+            self._confirming = False
         outcome, _ = done.get(0, (Outcome.not_run(f"oracle {self.name}: the confirmation did not run"), False))
         if outcome.kind is Kind.TIMEOUT:
             return self._hung(limit, outcome, first)
@@ -486,6 +498,7 @@ class IsolatedOracle:
                 self._warm_up_failed(shape_signature(sent[failed_at]), isinstance(reply, NoAnswer))
                 return answered
             op, data, indices, _ = sent[failed_at]
+            self._died = self._died or isinstance(reply, Died)
             failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
             return {**answered, owner[failed_at]: (failure, True)}
         return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
