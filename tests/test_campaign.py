@@ -223,3 +223,85 @@ def test_a_finding_a_flaky_oracle_does_not_show_again_keeps_its_first_outcome_wi
     assert len(flaky) == 1, [f.signature.words() for f in result.findings]
     for finding in result.findings:  # each shown with the outcome its own example was judged on
         assert judged_alone(finding.case, oracle.info(), finding.outcomes["flaky"]).signature() == finding.signature
+
+
+class _Clip:
+    """A stand-in oracle in one of two modes of a framework: numpy.take in mode "clip" whatever the op asks."""
+
+    def __init__(self, name: str) -> None:
+        from conformance.core.oracle import Capabilities
+
+        self.name, self.capabilities = name, Capabilities()
+
+    def info(self):
+        from conformance.core.oracle import OracleInfo
+
+        return OracleInfo(self.name, "clipper", "1", "cpu", self.name, ("numpy.take",))
+
+    def run_many(self, cases, *, timeout=None):
+        from conformance.core.outcome import Outcome
+
+        return [Outcome.returned(np.take(c.data, c.indices, axis=c.attrs.get("axis"), mode="clip")) for c in cases]
+
+    def reproducer(self, case, reference, observed=None, judgement=None):
+        from conformance.core.oracle import Reproducer
+
+        return Reproducer(self.name, f"# {self.name} on {case.data.tolist()} {case.indices.tolist()}")
+
+
+def test_a_fact_shown_in_two_modes_is_shrunk_once_and_each_modes_script_is_on_that_case(monkeypatch) -> None:
+    """The modes of one fact are one finding, shown with its first mode's case. Each mode shrank it again, and
+    for a crash every candidate that still crashed cost a worker start (70 starts of Paddle and TensorFlow
+    workers, the last minute of a default campaign); the second mode's script was on another case than the
+    one shown. The second mode now tries the first mode's case and is shrunk only where that does not show it."""
+    from conformance.campaign import finding_builder
+
+    shrunk: list[str] = []
+    keeps = finding_builder._keeps
+    monkeypatch.setattr(
+        finding_builder,
+        "_keeps",
+        lambda sig, op, oracle, *a, **k: shrunk.append(oracle.name) or keeps(sig, op, oracle, *a, **k),
+    )
+    result = run_campaign([_Clip("clip-b"), _Clip("clip-a")], Settings(seed=1, max_examples=20, ops=("numpy.take",)))
+    assert result.findings and set(shrunk) == {"clip-a"}, (len(result.findings), shrunk)
+    for f in result.findings:
+        shown = f"{f.case.data.tolist()} {f.case.indices.tolist()}"
+        assert f.modes.keys() == {"clip-a", "clip-b"} and f.signature.oracle == "clip-a", f.modes
+        assert f.scripts == {"clip-a": f"# clip-a on {shown}", "clip-b": f"# clip-b on {shown}"}, f.scripts
+
+
+class _Crashes(_Clip):
+    """A stand-in whose framework dies on any index out of range (as Paddle's gather does), counting those cases."""
+
+    crashes = 0
+
+    def run_many(self, cases, *, timeout=None):
+        from conformance.core.outcome import Outcome
+
+        out = []
+        for c in cases:
+            n = np.asarray(c.data).shape[c.attrs.get("axis") or 0] if np.asarray(c.data).ndim else 0
+            bad = np.asarray(c.indices).size and not ((c.indices >= -n) & (c.indices < n)).all()
+            self.crashes += bool(bad)
+            out.append(Outcome.crashed(11, None) if bad else Outcome.returned(np.take(c.data, c.indices, axis=0)))
+        return out
+
+
+def test_shrinking_a_crash_stops_after_a_bounded_number_of_candidates_that_crash() -> None:
+    """Each candidate that still crashes costs a worker start (Paddle 1.4 s): cutting one Paddle crash's arrays
+    down ran 27 of them, 50 s of the last minute of a default campaign. Counted, not timed: the same on any machine."""
+    from conformance.campaign import finding_builder
+    from conformance.campaign.sightings import Sightings
+
+    oracle = _Crashes("crashes")
+    infos = {"crashes": oracle.info()}
+    cc = ClassCase(EqClass.BLOCK, (4, 4, 4), (4, 4), 0, 0, "int32", "int64", "oob-above", False, "contiguous", 0, 3)
+    judged = evaluate(cc, [oracle], infos, ["numpy.take"])
+    sig = next(j.signature() for j in judged if not j.verdict.conforms)
+    spend = finding_builder.Spend(sig)
+    keeps = finding_builder._keeps(sig, "numpy.take", oracle, infos, Sightings(start=0.0), spend)
+    oracle.crashes = 0
+    small = shrink(cc, keeps, max_evals=60)
+    assert oracle.crashes == finding_builder.CRASHES_PER_SHRINK and spend.over(), oracle.crashes
+    assert small.size() < cc.size()

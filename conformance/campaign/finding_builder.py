@@ -14,7 +14,7 @@ import base64
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ import numpy as np
 from conformance.campaign.array_shrinker import Arrays, shrink_arrays
 from conformance.campaign.designed import beyond_int32_examples
 from conformance.campaign.dispatch import evaluate
-from conformance.campaign.settings import Progress, Settings
+from conformance.campaign.settings import WAIT_STEP_S, Progress, Settings
 from conformance.campaign.shrinker import shrink, widened
 from conformance.campaign.sightings import First, Sightings, harness_error
 from conformance.cases.class_case import ClassCase
@@ -32,7 +32,7 @@ from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import MismatchKind
 from conformance.judge.judged import Judged, judgement
-from conformance.judge.rootcause import BEYOND_INT32, NARROWING, still_shows
+from conformance.judge.rootcause import BEYOND_INT32, NARROWING, fact, still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
 from conformance.results.finding import Finding, ranked
@@ -53,34 +53,65 @@ def note_faults(sightings: Sightings, cc: ClassCase, judged: list[Judged]) -> No
             sightings.fault(cc, j)
 
 
+CRASHES_PER_SHRINK = 8
+"""Most candidates that crash their worker while one root cause is shrunk and its arrays cut down: each costs a
+worker start (Paddle 1.4 s, TensorFlow 2 s), and cutting one Paddle crash's arrays down took 27 of them, 50 s of
+the last minute of a default campaign."""
+
+
+@dataclass
+class Spend:
+    """What shrinking one root cause has spent on faults, and whether it stops (:meth:`over`): after a candidate
+    hung (each hang costs a whole time limit, then twice that alone), after :data:`CRASHES_PER_SHRINK` candidates
+    crashed their worker, or once ``halt`` is set (a stop: the run writes what it has, and a shrink going on beside
+    it took the CPU its writing needed, 6 s of a loaded stop). Counts, never the clock: the same findings on any
+    machine.
+
+    >>> from conformance.core.outcome import Outcome
+    >>> sig = Signature("numpy.take", "numpy", "1", "cpu", "eager", "crash", None, ())
+    >>> spend, crashed = Spend(sig), [Judged(None, "numpy", None, None, Outcome.crashed(11, None), None)]
+    >>> for _ in range(CRASHES_PER_SHRINK - 1): spend.saw(crashed)
+    >>> spend.over(), spend.saw(crashed), spend.over()
+    (False, None, True)
+    """
+
+    sig: Signature
+    halt: threading.Event | None = None
+    crashes: int = 0
+    hung: bool = False
+
+    def over(self) -> bool:
+        return self.hung or self.crashes >= CRASHES_PER_SHRINK or (self.halt is not None and self.halt.is_set())
+
+    def saw(self, judged: Sequence[Judged]) -> None:
+        self.crashes += sum(j.outcome.kind is Kind.CRASH for j in judged)
+        timeout = any(j.outcome.kind is Kind.TIMEOUT for j in judged)
+        self.hung = self.hung or (timeout and self.sig.outcome.kind is not MismatchKind.TIMEOUT)
+
+
 def _keeps(
     sig: Signature,
     op: str,
     oracle: Oracle,
     infos: Mapping[str, OracleInfo],
     sightings: Sightings,
-    halt: threading.Event | None = None,
+    spend: Spend,
 ) -> Any:
     """The shrink predicate "``op`` still has the root cause ``sig``" (a
     named behaviour stays named, so the example stays discriminating), noting new crash/timeout
-    signatures on the way. After a candidate hangs, every later candidate is
-    rejected unevaluated: each hang costs a whole timeout, so shrinking stops there;
-    so does every candidate once ``halt`` is set (a stop: the run writes what it has, and a
-    shrink going on beside it took the CPU its writing needed, 6 s of a loaded stop)."""
-    stopped = False
+    signatures on the way; every candidate once ``spend`` is over is rejected unevaluated."""
 
     def keeps(cc: ClassCase) -> bool:
-        nonlocal stopped
-        if stopped or (halt is not None and halt.is_set()):
+        if spend.over():
             return False
         try:
             judged = evaluate(cc, [oracle], infos, [op])
         except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, shrinking stops
             sightings.error(harness_error(f"shrink {op} on {sig.oracle}", exc, cc))
-            stopped = True
+            spend.hung = True
             return False
         note_faults(sightings, cc, judged)
-        stopped = sig.outcome.kind is not MismatchKind.TIMEOUT and any(j.outcome.kind is Kind.TIMEOUT for j in judged)
+        spend.saw(judged)
         return any(_shows(j, sig) for j in judged)
 
     return keeps
@@ -97,10 +128,11 @@ def _slimmed(
     oracle: Oracle,
     infos: Mapping[str, OracleInfo],
     deadline: float | None,
+    spend: Spend,
 ) -> Arrays | None:
     """The finding's arrays cut down (:mod:`conformance.campaign.array_shrinker`) where
     they are larger than a minimal case needs (a probe's arrays, which no
-    class case derives), judged on the finding's own oracle and op only."""
+    class case derives), judged on the finding's own oracle and op only, until ``spend`` is over."""
     data, indices = np.asarray(case.data), np.asarray(case.indices)
     if (
         data.size <= SMALL_DATA
@@ -111,7 +143,11 @@ def _slimmed(
         return None
 
     def keeps(cc: ClassCase, d: np.ndarray, i: np.ndarray) -> bool:
-        return any(_shows(j, sig) for j in evaluate(cc, [oracle], infos, [case.op], arrays=(d, i)))
+        if spend.over():
+            return False
+        judged = evaluate(cc, [oracle], infos, [case.op], arrays=(d, i))
+        spend.saw(judged)
+        return any(_shows(j, sig) for j in judged)
 
     slim = shrink_arrays(small, data, indices, keeps, ARRAY_SHRINK_EVALS, deadline)
     return slim if slim[1].size + slim[2].size < data.size + indices.size else None
@@ -160,6 +196,11 @@ def reproducers(
     return scripts, model
 
 
+Lead = tuple[ClassCase, "tuple[Any, Any] | None"]
+"""What a built finding's case was judged from: its class case and the explicit arrays (data, indices) it ran on,
+or None where they derive from the class case; another mode of the same framework tries it first (:func:`follow`)."""
+
+
 def make_finding(
     sig: Signature,
     first: First,
@@ -169,16 +210,18 @@ def make_finding(
     sightings: Sightings,
     seed: int | None,
     deadline: float | None = None,
-) -> Finding:
+    spend: Spend | None = None,
+) -> tuple[Finding, Lead]:
     """A finding from a minimal class case: the op's case, reference, every
-    oracle's outcome on it, every sibling op's outcome, and the reproducers.
+    oracle's outcome on it, every sibling op's outcome, and the reproducers;
+    with what its case was judged from.
     If the minimal case no longer shows ``sig`` (a flaky oracle, a probe),
     the first example is kept, with the outcome it was judged on (never the
     outcomes of a re-run that did not show it); arrays larger than a minimal
-    case needs are cut down (before ``deadline``)."""
+    case needs are cut down (before ``deadline``, until ``spend``, shrinking's, is over)."""
     by_name = {o.name: o for o in oracles}
     op = first.judged.case.op
-    hit, judged = None, []
+    hit, judged, given = None, [], None
     if not (first.probe and small == first.class_case):  # a probe's values: its class case does not derive them
         judged = evaluate(small, oracles, infos)
         note_faults(sightings, small, judged)
@@ -186,21 +229,98 @@ def make_finding(
     if hit is None:  # a flaky oracle, or a probe: the first example's own arrays
         small = first.class_case
     case = first.judged.case if hit is None else hit.case
-    slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline)
+    slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline, spend or Spend(sig))
     if slim is not None or hit is None:  # cut down: judged on the finding's op only
         cut, data, indices = slim or (small, case.data, case.indices)
-        again = evaluate(cut, oracles, infos, [op], arrays=(data, indices))
-        note_faults(sightings, cut, again)
-        shown = next((j for j in again if _shows(j, sig)), None)
+        shown = _shown_on(sig, op, (cut, (data, indices)), oracles, infos, sightings)
         if shown is not None:
-            small, hit, judged = cut, shown, again
+            small, given, (hit, judged) = cut, (data, indices), shown
         elif hit is None:  # not shown again (a flaky oracle): the first example, with the outcomes it was judged on
             small, hit, judged = first.class_case, first.judged, [first.judged]
+            given = (case.data, case.indices) if first.probe else None
         # else the cut-down arrays lost it: the minimal case as it was judged
+    return _assembled(sig, first, small, hit, judged, oracles, infos, sightings, seed), (small, given)
+
+
+def follow(
+    sig: Signature,
+    first: First,
+    lead: Lead,
+    oracles: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    sightings: Sightings,
+    seed: int | None,
+) -> Finding | None:
+    """The finding of ``sig`` on ``lead``, the case of the same fact already built in its framework's first
+    mode, where that case shows ``sig`` too (None where it does not: it is built on its own). The modes
+    of one fact are one finding (:func:`~conformance.results.finding.across_modes`), shown with the first
+    mode's case; on it, each mode's own script; and shrinking it again in every mode cost the most of a
+    default campaign's shrinking (a worker start per crashing candidate, in each mode).
+
+    >>> import numpy as np
+    >>> from conformance.core.oracle import Capabilities
+    >>> from conformance.spec.plans import EqClass
+    >>> class Take:  # a stand-in oracle: NumPy's take in mode "clip", where the op's docs raise
+    ...     name, capabilities = "take", Capabilities()
+    ...     def info(self): return OracleInfo("take", "numpy", "1", "cpu", "eager", ("numpy.take",))
+    ...     def run_many(self, cases, *, timeout=None):
+    ...         return [Outcome.returned(np.take(c.data, c.indices, axis=c.attrs.get("axis"), mode="clip"))
+    ...                 for c in cases]
+    ...     def reproducer(self, case, reference, observed=None, judgement=None): raise NotImplementedError
+    >>> cc = ClassCase(EqClass.BLOCK, (3,), (1,), 0, 0, "int32", "int64", "oob-above", False, "contiguous", 0, 0)
+    >>> arrays, infos = (np.array([5, 6, 7], np.int32), np.array([9])), {"take": Take().info()}
+    >>> sightings = Sightings(start=0.0)
+    >>> sightings.add(cc, evaluate(cc, [Take()], infos, ["numpy.take"], arrays=arrays))
+    >>> sig = next(iter(sightings.first))
+    >>> f = follow(sig, sightings.first[sig], (cc, arrays), [Take()], infos, sightings, 0)
+    >>> str(f.signature.outcome), str(f.signature.policy), f.case.indices.tolist(), list(f.scripts)
+    ('value instead of error', 'clamps', [9], ['take'])
+    >>> follow(sig, sightings.first[sig], (cc, (arrays[0], np.array([1]))), [Take()], infos, sightings, 0) is None
+    True
+    """
+    shown = _shown_on(sig, first.judged.case.op, lead, oracles, infos, sightings)
+    if shown is None:
+        return None
+    own = [o for o in oracles if o.name == sig.oracle]
+    return _assembled(sig, first, lead[0], *shown, oracles, infos, sightings, seed, scripted=own)
+
+
+def _shown_on(
+    sig: Signature,
+    op: str,
+    lead: Lead,
+    oracles: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    sightings: Sightings,
+) -> tuple[Judged, list[Judged]] | None:
+    """``lead`` judged on every oracle for ``op``: the judgement that shows ``sig``, and all of them (None if
+    none shows it)."""
+    cc, arrays = lead
+    again = evaluate(cc, oracles, infos, [op], arrays=arrays)
+    note_faults(sightings, cc, again)
+    shown = next((j for j in again if _shows(j, sig)), None)
+    return None if shown is None else (shown, again)
+
+
+def _assembled(
+    sig: Signature,
+    first: First,
+    small: ClassCase,
+    hit: Judged,
+    judged: list[Judged],
+    oracles: Sequence[Oracle],
+    infos: Mapping[str, OracleInfo],
+    sightings: Sightings,
+    seed: int | None,
+    scripted: Sequence[Oracle] | None = None,
+) -> Finding:
+    """The finding of ``sig`` shown by ``hit`` among ``judged`` (``small``'s judgements): the scripts of
+    ``scripted`` (default: every oracle with the op)."""
+    op = hit.case.op
     own = [j for j in judged if j.case.op == op]
     case = hit.case
     ref = reference_outcome(case)
-    with_op = [o for o in oracles if op in infos[o.name].ops]
+    with_op = [o for o in (oracles if scripted is None else scripted) if op in infos[o.name].ops]
     scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own}, {sig.oracle: sig})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
     framework = infos[sig.oracle].framework
@@ -335,6 +455,7 @@ def build_findings(
     last, in order."""
     sightings.settle()
     builder = _Builder(sightings, {o.name: o for o in oracles}, oracles, infos, settings, shrink_end, progress, halt)
+    builder.leads = leaders(list(sightings.first), infos)
     threads = [
         threading.Thread(target=builder.all_of, args=(name,), name=f"build-{name}", daemon=True)
         for name in dict.fromkeys(s.oracle for s in list(sightings.first))
@@ -345,6 +466,27 @@ def build_findings(
         thread.join()
     builder.all_of(None)
     return ranked([f for _, f in sorted(builder.findings, key=lambda taken: taken[0])])
+
+
+def leaders(sigs: Sequence[Signature], infos: Mapping[str, OracleInfo]) -> dict[Signature, Signature]:
+    """Each root cause whose fact (:func:`~conformance.judge.rootcause.fact`) another mode of its framework
+    shows too, with that fact's root cause in the first of those modes by oracle name (the mode a merged finding
+    is listed under): a root cause leads only where it follows none, so no two wait on each other.
+
+    >>> eager = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "crash", None, ())
+    >>> compiled, other = replace(eager, oracle="torch-compile", mode="compile"), replace(eager, op="torch.gather")
+    >>> info = OracleInfo("torch", "torch", "2.13.0", "cpu", "eager", ())
+    >>> leaders([compiled, eager, other], {"torch": info, "torch-compile": info}) == {compiled: eager}
+    True
+    """
+    facts: dict[Signature, list[Signature]] = {}
+    for s in sigs:
+        facts.setdefault(fact(s, infos[s.oracle].framework), []).append(s)
+    leads: dict[Signature, Signature] = {}
+    for group in facts.values():
+        lead = min(group, key=lambda s: s.oracle)
+        leads |= {s: lead for s in group if s != lead}
+    return leads
 
 
 class _Builder:
@@ -369,6 +511,12 @@ class _Builder:
         built from: the order the findings are listed (and modes merged) in, whatever thread ends first."""
         self.done: set[Signature] = set()
         self.lock = threading.Lock()
+        self.leads: dict[Signature, Signature] = {}
+        """Root causes built on another mode's case first (:func:`leaders`)."""
+        self.ended: dict[Signature, tuple[Finding, Lead] | None] = {}
+        """Each root cause built so far (also under the name it was renamed to), with its case where a
+        follower may try it (None: the build kept no case to try)."""
+        self.changed = threading.Condition(self.lock)
 
     def _take(self, oracle: str | None) -> tuple[Signature, First] | None:
         """The next root cause of ``oracle`` (None: of any) in order of first
@@ -388,7 +536,31 @@ class _Builder:
     def all_of(self, oracle: str | None) -> None:
         """Build ``oracle``'s root causes (None: whatever is left) until none is left."""
         while (taken := self._take(oracle)) is not None:
-            self._build(*taken)
+            try:
+                self._build(*taken)
+            finally:  # a follower waits for this: whatever became of it
+                with self.changed:
+                    self.ended.setdefault(taken[0], None)
+                    self.changed.notify_all()
+
+    def _lead(self, drawn: Signature) -> tuple[Finding, Lead] | None:
+        """The finding and case of ``drawn``'s leader (:func:`leaders`), once built; None where it has none, it
+        kept no case, or the run was stopped while waiting."""
+        leader = self.leads.get(drawn)
+        if leader is None:
+            return None
+        with self.changed:
+            while leader not in self.ended:
+                if self.halt is not None and self.halt.is_set():
+                    return None
+                self.changed.wait(WAIT_STEP_S)
+            return self.ended[leader]
+
+    def _ended(self, sigs: Sequence[Signature], finding: Finding, lead: Lead | None) -> None:
+        with self.changed:
+            for s in sigs:
+                self.ended[s] = None if lead is None else (finding, lead)
+            self.changed.notify_all()
 
     def _build(self, sig: Signature, first: First) -> None:
         sightings, by_name, infos, settings, shrink_end = (
@@ -436,21 +608,41 @@ class _Builder:
                 # script is rendered either (a script per oracle, an ONNX model: a minute for 300 root causes, loaded)
                 finding = as_found(None if halted else by_name[sig.oracle])
             else:
-                keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings, self.halt)
-                small = (
-                    first.class_case
-                    if first.probe
-                    else shrink(first.class_case, keeps, settings.shrink_evals, shrink_end)
+                lead = self._lead(drawn)
+                followed = (
+                    follow(sig, first, lead[1], self.oracles, infos, sightings, settings.seed)
+                    if lead is not None and lead[0].fact() == fact(sig, infos[sig.oracle].framework)
+                    else None
                 )
-                if self.halt is not None and self.halt.is_set():  # stopped while shrinking: no script is rendered
-                    finding = as_found(None)
+                if followed is not None:
+                    finding = followed
                 else:
-                    finding = make_finding(sig, first, small, self.oracles, infos, sightings, settings.seed, shrink_end)
+                    finding = self._shrunk(sig, drawn, first)
         except Exception as exc:  # noqa: BLE001 - keep the first example as it was
             sightings.error(harness_error(f"finding {sig.op} on {sig.oracle}", exc, first.class_case))
             finding = as_found(None)
         finding = replace(finding, framework=infos[sig.oracle].framework, built_from=[drawn] if sig != drawn else [])
         sightings.finding(finding)
-        with self.lock:
+        with self.changed:
             self.findings.append((taken_at, finding))
             self.progress.advance(findings=len(self.findings))
+            for s in (drawn, sig):  # built, with no case to follow where _shrunk kept none
+                self.ended.setdefault(s, None)
+            self.changed.notify_all()
+
+    def _shrunk(self, sig: Signature, drawn: Signature, first: First) -> Finding:
+        """``sig`` shrunk on its own oracle and op, then built (:func:`make_finding`); its case is what
+        the modes that follow it try first."""
+        by_name, infos, settings, sightings = self.by_name, self.infos, self.settings, self.sightings
+        spend = Spend(sig, self.halt)
+        keeps = _keeps(sig, first.judged.case.op, by_name[sig.oracle], infos, sightings, spend)
+        small = (
+            first.class_case if first.probe else shrink(first.class_case, keeps, settings.shrink_evals, self.shrink_end)
+        )
+        if self.halt is not None and self.halt.is_set():  # stopped while shrinking: no script is rendered
+            return quick_finding(sig, first, None, sightings.counts[sig], settings.seed, _variants(sightings, sig))
+        finding, lead = make_finding(
+            sig, first, small, self.oracles, infos, sightings, settings.seed, self.shrink_end, spend
+        )
+        self._ended([drawn, sig], finding, lead)
+        return finding
