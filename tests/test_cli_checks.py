@@ -81,7 +81,7 @@ def test_check_results_refuses_campaign_options_it_would_ignore(extra, capsys, t
 
 def test_campaign_options_not_given_take_their_defaults() -> None:
     args = with_defaults(parser().parse_args(["run"]))
-    assert (args.seed, args.timeout, args.shard, str(args.out), args.in_process) == (0, 5.0, "0/1", "reports", False)
+    assert (args.seed, args.timeout, args.shard, str(args.out), args.in_process) == (0, 1.0, "0/1", "reports", False)
 
 
 def test_in_process_says_it_runs_no_atlas(capsys, tmp_path) -> None:
