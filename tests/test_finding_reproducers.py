@@ -154,6 +154,36 @@ def test_the_baseline_replay_the_pytest_plugin_and_the_scripts_agree(
     assert len(cases) == sum(len(e.reproducers) for e in entries) and len(known) == len(cases), plugin.stdout[-3000:]
 
 
+def test_a_stray_read_that_may_be_a_fill_shows_a_root_cause_whose_example_was_ambiguous() -> None:
+    """Regression (quiet .ci/run at e9d3e84): MLX's take_along_axis on int64 data of one element, index 255 (uint8),
+    read a value both policies give ('ambiguous'); its script read 8031165433303884146, which one element makes
+    'fills or garbage' (any constant may be a fill), not 'garbage', and said 'not reproduced'."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from conformance.core.behaviour import Behaviour
+    from conformance.core.case import Case, CaseTags
+    from conformance.core.oracle import OracleInfo
+    from conformance.core.outcome import Outcome
+    from conformance.judge.judged import judged_alone, judgement, settles
+
+    info = OracleInfo("mlx", "mlx", "0.32.4", "cpu", "eager", ("mlx.take_along_axis",))
+    case = Case(
+        "mlx.take_along_axis",
+        np.array([-3], np.int64),
+        np.array([255], np.uint8),
+        {"axis": 0},
+        CaseTags("extreme", "uint8", "int"),
+    )
+    stray = judged_alone(case, info, Outcome.returned(np.array([8031165433303884146], np.int64)))
+    assert stray.signature().policy is Behaviour.FILLS_OR_GARBAGE
+    root = replace(stray.signature(), policy=Behaviour.AMBIGUOUS)
+    assert judged_alone(case, info, Outcome.returned(np.array([-3], np.int64))).signature() == root
+    assert settles(stray, lambda s: s == root)
+    assert judgement(case, info, Outcome.returned(np.array([-3], np.int64)), root).other[1]
+
+
 def test_a_stray_read_shows_a_root_cause_whose_example_was_ambiguous() -> None:
     """Regression (.ci/run on a47b767, loaded): MLX's take_along_axis read an
     out-of-range uint8 index (255) as a value that policies also give, so its

@@ -66,7 +66,8 @@ def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:
     ``ambiguous`` example joins a behaviour named elsewhere that fits it). The
     one rule by which a baseline replay, a pytest item and a reproducer script
     say that a case still shows its root cause. A ``garbage`` value also
-    shows an ``ambiguous`` root cause of the same signature: garbage fits
+    shows an ``ambiguous`` root cause of the same signature, and so does a
+    ``fills or garbage`` one (on a one-element output any value may be a fill): garbage fits
     every ambiguous value (:func:`~conformance.judge.rootcause.example_words`),
     so the root's own example may have been a stray read that looked like a
     policy, and a script re-running an unchecked read (MLX documents
@@ -85,7 +86,7 @@ def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:
         return False
     sig = j.signature()
     forms = rootcause.settled_forms(sig, j.words())
-    if sig.policy is Behaviour.GARBAGE:
+    if sig.policy in (Behaviour.GARBAGE, Behaviour.FILLS_OR_GARBAGE):  # a stray read, or one that may be
         forms.append(replace(sig, policy=Behaviour.AMBIGUOUS))
     return any(is_root(s) for s in forms)
 
