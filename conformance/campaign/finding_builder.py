@@ -62,7 +62,8 @@ the last minute of a default campaign."""
 @dataclass
 class Spend:
     """What shrinking one root cause has spent on faults, and whether it stops (:meth:`over`): after a candidate
-    hung (each hang costs a whole time limit, then twice that alone), after :data:`CRASHES_PER_SHRINK` candidates
+    hung (each hang costs a whole time limit, then twice that alone) or the harness failed on one (``stopped``),
+    after :data:`CRASHES_PER_SHRINK` candidates
     crashed their worker, or once ``halt`` is set (a stop: the run writes what it has, and a shrink going on beside
     it took the CPU its writing needed, 6 s of a loaded stop). Counts, never the clock: the same findings on any
     machine.
@@ -78,15 +79,15 @@ class Spend:
     sig: Signature
     halt: threading.Event | None = None
     crashes: int = 0
-    hung: bool = False
+    stopped: bool = False
 
     def over(self) -> bool:
-        return self.hung or self.crashes >= CRASHES_PER_SHRINK or (self.halt is not None and self.halt.is_set())
+        return self.stopped or self.crashes >= CRASHES_PER_SHRINK or (self.halt is not None and self.halt.is_set())
 
     def saw(self, judged: Sequence[Judged]) -> None:
         self.crashes += sum(j.outcome.kind is Kind.CRASH for j in judged)
         timeout = any(j.outcome.kind is Kind.TIMEOUT for j in judged)
-        self.hung = self.hung or (timeout and self.sig.outcome.kind is not MismatchKind.TIMEOUT)
+        self.stopped = self.stopped or (timeout and self.sig.outcome.kind is not MismatchKind.TIMEOUT)
 
 
 def _keeps(
@@ -108,7 +109,7 @@ def _keeps(
             judged = evaluate(cc, [oracle], infos, [op])
         except Exception as exc:  # noqa: BLE001 - a harness bug on a candidate: recorded once, shrinking stops
             sightings.error(harness_error(f"shrink {op} on {sig.oracle}", exc, cc))
-            spend.hung = True
+            spend.stopped = True
             return False
         note_faults(sightings, cc, judged)
         spend.saw(judged)
@@ -209,8 +210,8 @@ def make_finding(
     infos: Mapping[str, OracleInfo],
     sightings: Sightings,
     seed: int | None,
-    deadline: float | None = None,
-    spend: Spend | None = None,
+    deadline: float | None,
+    spend: Spend,
 ) -> tuple[Finding, Lead]:
     """A finding from a minimal class case: the op's case, reference, every
     oracle's outcome on it, every sibling op's outcome, and the reproducers;
@@ -229,7 +230,7 @@ def make_finding(
     if hit is None:  # a flaky oracle, or a probe: the first example's own arrays
         small = first.class_case
     case = first.judged.case if hit is None else hit.case
-    slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline, spend or Spend(sig))
+    slim = _slimmed(sig, small, case, by_name[sig.oracle], infos, deadline, spend)
     if slim is not None or hit is None:  # cut down: judged on the finding's op only
         cut, data, indices = slim or (small, case.data, case.indices)
         shown = _shown_on(sig, op, (cut, (data, indices)), oracles, infos, sightings)
@@ -455,7 +456,6 @@ def build_findings(
     last, in order."""
     sightings.settle()
     builder = _Builder(sightings, {o.name: o for o in oracles}, oracles, infos, settings, shrink_end, progress, halt)
-    builder.leads = leaders(list(sightings.first), infos)
     threads = [
         threading.Thread(target=builder.all_of, args=(name,), name=f"build-{name}", daemon=True)
         for name in dict.fromkeys(s.oracle for s in list(sightings.first))
@@ -511,8 +511,9 @@ class _Builder:
         built from: the order the findings are listed (and modes merged) in, whatever thread ends first."""
         self.done: set[Signature] = set()
         self.lock = threading.Lock()
-        self.leads: dict[Signature, Signature] = {}
-        """Root causes built on another mode's case first (:func:`leaders`)."""
+        self.leads = leaders(list(sightings.first), infos)
+        """Root causes built on another mode's case first (:func:`leaders`), of those there are before any build
+        (the faults met while building lead and follow none)."""
         self.ended: dict[Signature, tuple[Finding, Lead] | None] = {}
         """Each root cause built so far (also under the name it was renamed to), with its case where a
         follower may try it (None: the build kept no case to try)."""
@@ -538,10 +539,8 @@ class _Builder:
         while (taken := self._take(oracle)) is not None:
             try:
                 self._build(*taken)
-            finally:  # a follower waits for this: whatever became of it
-                with self.changed:
-                    self.ended.setdefault(taken[0], None)
-                    self.changed.notify_all()
+            finally:  # a follower waits for this: whatever became of it (merged into another, or failed)
+                self._ended([taken[0]])
 
     def _lead(self, drawn: Signature) -> tuple[Finding, Lead] | None:
         """The finding and case of ``drawn``'s leader (:func:`leaders`), once built; None where it has none, it
@@ -556,10 +555,11 @@ class _Builder:
                 self.changed.wait(WAIT_STEP_S)
             return self.ended[leader]
 
-    def _ended(self, sigs: Sequence[Signature], finding: Finding, lead: Lead | None) -> None:
+    def _ended(self, sigs: Sequence[Signature], built: tuple[Finding, Lead] | None = None) -> None:
+        """``sigs`` built (the first record stands), with the finding and case their followers try, if any."""
         with self.changed:
             for s in sigs:
-                self.ended[s] = None if lead is None else (finding, lead)
+                self.ended.setdefault(s, built)
             self.changed.notify_all()
 
     def _build(self, sig: Signature, first: First) -> None:
@@ -623,12 +623,10 @@ class _Builder:
             finding = as_found(None)
         finding = replace(finding, framework=infos[sig.oracle].framework, built_from=[drawn] if sig != drawn else [])
         sightings.finding(finding)
-        with self.changed:
+        with self.lock:
             self.findings.append((taken_at, finding))
             self.progress.advance(findings=len(self.findings))
-            for s in (drawn, sig):  # built, with no case to follow where _shrunk kept none
-                self.ended.setdefault(s, None)
-            self.changed.notify_all()
+        self._ended([drawn, sig])  # built, with no case to follow where _shrunk kept none
 
     def _shrunk(self, sig: Signature, drawn: Signature, first: First) -> Finding:
         """``sig`` shrunk on its own oracle and op, then built (:func:`make_finding`); its case is what
@@ -644,5 +642,5 @@ class _Builder:
         finding, lead = make_finding(
             sig, first, small, self.oracles, infos, sightings, settings.seed, self.shrink_end, spend
         )
-        self._ended([drawn, sig], finding, lead)
+        self._ended([drawn, sig], (finding, lead))
         return finding

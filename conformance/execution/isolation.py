@@ -215,9 +215,9 @@ class IsolatedOracle:
         self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0, "spent": 0, "killed": 0, "peak_mib": 0}
         self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
         self._died = False
-        self._confirming = False  # a case runs alone (see _confirmed): no spare loads
         """A case crashed a worker: from then on a spare loads ahead, as for a spent one (shrinking a crash, every
         candidate that still shows it costs a worker: Paddle's and TensorFlow's took 1.3-2 s each to start)."""
+        self._confirming = False  # a case runs alone (see _confirmed): no spare loads
         self._lock = threading.RLock()
         self._owner = os.getpid()
 
