@@ -170,7 +170,9 @@ def _judged(
     base = (probe.condition, probe.eq_class.value, case.op, info.name, info.version)
     if ref is not None and values is not None:
         try:
-            judged = Judged(case, info.name, info, ref, got, judge(case, ref, got, values, bits=info.bits))
+            judged = Judged(
+                case, info.name, info, ref, got, judge(case, ref, got, values, bits=info.bits, framework=info.framework)
+            )
             if sink is not None:
                 sink(probe, judged)
             verdict = judged.verdict

@@ -58,7 +58,12 @@ def evaluate(
             info = infos[oracle.name]
             judged.append(
                 Judged(
-                    cases[i], oracle.name, info, refs[i], got, judge(cases[i], refs[i], got, values[i], bits=info.bits)
+                    cases[i],
+                    oracle.name,
+                    info,
+                    refs[i],
+                    got,
+                    judge(cases[i], refs[i], got, values[i], bits=info.bits, framework=info.framework),
                 )
             )
     return judged

@@ -23,6 +23,11 @@ class Behaviour(Word):
     WRAPS = "wraps"
     CLAMPS = "clamps"
     CLAMPS_RAW = "clamps (raw)"
+    FILLS = "fills"
+    """Where an index is out of range, the fill value the op's docs name (JAX's NaN), and the reference's value
+    everywhere."""
+    AS_DOCUMENTED = "value as documented"
+    """The value the docs give, for input they do not promise (an undocumented dtype accepted)."""
     FILLS_OR_GARBAGE = "fills or garbage"
     """Where (and only where) an index is out of range, a value that no
     element-reading policy gives: a fill (zero or another constant) or
@@ -50,13 +55,13 @@ class Behaviour(Word):
 
     @classmethod
     def _missing_(cls, value: object) -> Behaviour | None:
-        """The words results of format 3 and earlier wrote for what is now
-        :attr:`FILLS_OR_GARBAGE`, read as it.
+        """The word results of format 2 and earlier wrote for what is now
+        :attr:`FILLS_OR_GARBAGE`, read as it (their ``fills`` reads as :attr:`FILLS`, a documented fill).
 
-        >>> Behaviour("zero-fills"), Behaviour("fills")
-        (<Behaviour.FILLS_OR_GARBAGE: 'fills or garbage'>, <Behaviour.FILLS_OR_GARBAGE: 'fills or garbage'>)
+        >>> Behaviour("zero-fills")
+        <Behaviour.FILLS_OR_GARBAGE: 'fills or garbage'>
         """
-        return cls.FILLS_OR_GARBAGE if value in ("zero-fills", "fills") else None
+        return cls.FILLS_OR_GARBAGE if value == "zero-fills" else None
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,10 @@ BEHAVIOURS: dict[Behaviour, Look] = {
     Behaviour.DTYPE_REJECTED: Look(2, "#dbe9fb", "#0d47a1", "refused the data or index dtype"),
     Behaviour.WRAPS: Look(3, "#fff3c4", "#6d4c00", "read a bad index modulo the axis size (-1 is the last element)"),
     Behaviour.CLAMPS: Look(3, "#fff3c4", "#6d4c00", "clamped an out-of-range index to the nearest end of the axis"),
+    Behaviour.FILLS: Look(3, "#fff3c4", "#6d4c00", "filled an out-of-range index with the value its docs name"),
+    Behaviour.AS_DOCUMENTED: Look(
+        2, "#dbe9fb", "#0d47a1", "returned the documented value for input the docs do not promise (a dtype)"
+    ),
     Behaviour.UNCHECKED: Look(3, "#fff3c4", "#6d4c00", "returned an empty output without checking the indices"),
     Behaviour.AMBIGUOUS: Look(3, "#fff3c4", "#6d4c00", "returned a value several index policies explain: not named"),
     Behaviour.CLAMPS_RAW: Look(

@@ -501,6 +501,46 @@ class Decision(Word):
     ATTRIBUTE = "attribute"
 
 
+class BasisStatus(Word):
+    """What an op's docs say of a catalog decision (:mod:`conformance.spec.basis`): a rule they state, an outcome
+    they call undefined (or unspecified, or unchecked), one they leave to the implementation, or nothing."""
+
+    DOCUMENTED = "documented"
+    UNDEFINED = "undefined"
+    IMPLEMENTATION_DEFINED = "implementation-defined"
+    SILENT = "silent"
+
+    @property
+    def permits(self) -> bool:
+        """Whether the docs leave the outcome to the framework (undefined or implementation-defined): any answer that
+        reads the input is allowed there, and only a read outside it, a crash or a hang is worth a user's notice.
+
+        >>> BasisStatus.UNDEFINED.permits, BasisStatus.SILENT.permits
+        (True, False)
+        """
+        return self in (BasisStatus.UNDEFINED, BasisStatus.IMPLEMENTATION_DEFINED)
+
+
+class FindingKind(Word):
+    """What a finding is to the framework's maintainer, by the status of the doc sentence it rests on."""
+
+    BUG = "bug"
+    """It departs from a documented sentence."""
+    HAZARD = "hazard"
+    """The docs permit the outcome or say nothing, and the framework reads outside its input, crashes or hangs."""
+    QUESTION = "question"
+    """The docs are silent: what the framework does, beside what the others do."""
+
+    @property
+    def fails_gate(self) -> bool:
+        """Whether a new finding of this kind fails the gate by default (questions only with ``--fail-on-questions``).
+
+        >>> [k.fails_gate for k in FindingKind]
+        [True, True, False]
+        """
+        return self is not FindingKind.QUESTION
+
+
 class AttrRole(Word):
     """An attribute as the atlas and the fuzzer draw its domain: ``axis`` stands for ``axis`` and ``dim``."""
 

@@ -57,7 +57,14 @@ def judged_alone(case: Case, info: OracleInfo, got: Outcome) -> Judged:
     """One oracle's answer on one case, judged on its own (a baseline
     reproducer replayed, a pytest item): the reference computed here."""
     ref = reference_outcome(case)
-    return Judged(case, info.name, info, ref, got, judge(case, ref, got, PolicyValues(case), bits=info.bits))
+    return Judged(
+        case,
+        info.name,
+        info,
+        ref,
+        got,
+        judge(case, ref, got, PolicyValues(case), bits=info.bits, framework=info.framework),
+    )
 
 
 def settles(j: Judged, is_root: Callable[[Signature], bool]) -> bool:

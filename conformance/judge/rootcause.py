@@ -136,6 +136,7 @@ POLICY_WORDS = frozenset(
         Behaviour.WRAPS,
         Behaviour.CLAMPS,
         Behaviour.CLAMPS_RAW,
+        Behaviour.FILLS,
         Behaviour.FILLS_OR_GARBAGE,
         Behaviour.LOW_32_BITS,
         Behaviour.SIGNED,

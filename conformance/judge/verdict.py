@@ -36,9 +36,10 @@ import numpy as np
 
 from conformance.core.arrays import data_dtype_name, same_bits, unequal_elements
 from conformance.core.behaviour import Behaviour
-from conformance.core.case import Case
+from conformance.core.case import Case, OpKey
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import POLICY_REGIMES, PRECONDITION_ERRORS, ErrorGroup, Mismatch, MismatchKind
+from conformance.spec.basis import RUNTIME_LIMITS, regime_permitted
 from conformance.spec.catalog import TYPE_CONSTRAINED, spec
 from conformance.spec.policy import (
     CLIP,
@@ -49,6 +50,7 @@ from conformance.spec.policy import (
     WRAP_THEN_ZERO,
     ZERO_FILL,
     IndexPolicy,
+    OutOfRange,
 )
 from conformance.spec.reference import reference
 
@@ -325,6 +327,9 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     value = np.asarray(got.value)
     if value.size == 0:
         return Behaviour.UNCHECKED  # nothing was read, so no policy shows
+    own = values.own()
+    if own is not None and same_bits(value, own) and _documented_fill(values.case):
+        return Behaviour.FILLS  # the fill the docs name, where a fill and a stray read could look alike
     words = fitting_words(value, values)
     if len(words) == 1:
         return next(iter(words))
@@ -333,6 +338,20 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
     if any(_wrong_only_where_out_of_range(value, values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
         return Behaviour.FILLS_OR_GARBAGE
     return Behaviour.GARBAGE
+
+
+def _documented_fill(case: Case) -> bool:
+    """Whether the op's docs fill an out-of-range index (under the case's mode).
+
+    >>> _documented_fill(Case("jax.numpy.take", np.zeros(2), np.array([5]), {"mode": "fill"}))
+    True
+    >>> _documented_fill(Case("jax.numpy.take", np.zeros(2), np.array([5]), {"mode": "clip"}))
+    False
+    """
+    try:
+        return spec(case.op).policy_for(case.attrs).out_of_range is OutOfRange.FILL
+    except (ValueError, TypeError):
+        return False
 
 
 _KIND_BEHAVIOUR = {
@@ -367,10 +386,21 @@ class DtypeStatus:
         return self.data and self.index
 
     @classmethod
-    def of(cls, case: Case) -> DtypeStatus:
+    def of(cls, case: Case, framework: str = "") -> DtypeStatus:
+        """The case's dtypes against the op's docs and, where ``framework``'s runtime documents that it runs fewer
+        (:data:`~conformance.spec.basis.RUNTIME_LIMITS`), against those: its refusal of another is its right.
+
+        >>> complex_data = Case("onnx.Gather-13", np.zeros(2, np.complex64), np.zeros(1, np.int64), {"axis": 0})
+        >>> DtypeStatus.of(complex_data).documented, DtypeStatus.of(complex_data, "onnxruntime").documented
+        (True, False)
+        """
         s = spec(case.op)
-        data = data_dtype_name(case.data) in s.data_dtypes
-        return cls(data, np.asarray(case.indices).dtype.name in s.index_dtypes, s.framework in TYPE_CONSTRAINED)
+        data_dtype, index_dtype = data_dtype_name(case.data), np.asarray(case.indices).dtype.name
+        data, index = data_dtype in s.data_dtypes, index_dtype in s.index_dtypes
+        limit = RUNTIME_LIMITS.get((framework, OpKey.parse(case.op).family))
+        if limit is not None:
+            data, index = data and data_dtype in limit.data, index and index_dtype in limit.index
+        return cls(data, index, s.framework in TYPE_CONSTRAINED)
 
 
 def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> Mismatch:
@@ -455,6 +485,10 @@ def _refused_empty_axis(case: Case, ref: Outcome, got: Outcome) -> bool:
     return empty and regime in POLICY_REGIMES and got.error_class is ErrorClass.INDEX_OUT_OF_RANGE
 
 
+STRAY = frozenset({Behaviour.GARBAGE, Behaviour.FILLS_OR_GARBAGE})
+"""The words of a value that may hold memory the input does not (a read outside it): never what a doc that leaves
+out-of-bounds indices undefined permits, since no index policy reads it."""
+
 NEVER_SILENT = frozenset(
     {
         MismatchKind.INTERNAL,
@@ -504,7 +538,9 @@ def narrowed(case: Case) -> Case | None:
     return replace(case, data=cast[0], indices=cast[1])
 
 
-def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits: int = 64) -> Verdict:
+def judge(
+    case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits: int = 64, framework: str = ""
+) -> Verdict:
     """The :class:`Verdict` on one oracle's outcome (see the module docstring).
     For an oracle whose framework documents that 64-bit inputs become 32-bit
     (``bits`` 32), the answer is judged on the inputs as it received them
@@ -522,17 +558,30 @@ def judge(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits:
     ...     bits=32).conforms
     True
     """
-    verdict = _verdict(case, ref, got, values)
+    verdict = _verdict(case, ref, got, values, framework)
     received = narrowed(case) if bits == 32 and not verdict.conforms else None
     if received is None:
         return verdict
-    return _verdict(received, reference_outcome(received), got, PolicyValues(received))
+    return _verdict(received, reference_outcome(received), got, PolicyValues(received), framework)
 
 
-def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Verdict:
+def _value_word(got: Outcome, ref: Outcome) -> Behaviour:
+    """The word of a value that departs outside the policy regimes: the reference's own value (bits, shape and
+    dtype) is never garbage; it departs only in what it was given (an undocumented dtype accepted).
+
+    >>> _value_word(Outcome.returned(np.array([1, 2])), Outcome.returned(np.array([1, 2]))).value
+    'value as documented'
+    >>> _value_word(Outcome.returned(np.array([1, 9])), Outcome.returned(np.array([1, 2]))).value
+    'garbage'
+    """
+    same = ref.value is not None and same_bits(np.asarray(got.value), np.asarray(ref.value))
+    return Behaviour.AS_DOCUMENTED if same else Behaviour.GARBAGE
+
+
+def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, framework: str) -> Verdict:
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
         return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
-    dtypes = DtypeStatus.of(case)
+    dtypes = DtypeStatus.of(case, framework)
     outcome = _mismatch(case, ref, got, dtypes)
     regime = case.tags.regime if case.tags else None
     broken_rule = ref.kind is Kind.ERROR and ref.error_class in PRECONDITION_ERRORS
@@ -545,7 +594,8 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
     )
     if silent:  # the docs do not say: what it does is recorded, never a violation (and an empty output shows nothing)
         empty = got.kind is Kind.VALUE and np.asarray(got.value).size == 0
-        outcome = Mismatch.OK if empty else Mismatch(MismatchKind.SPEC_SILENT)
+        permitted = regime_permitted(case.op, regime) and observed_policy(got, values) not in STRAY
+        outcome = Mismatch.OK if empty or permitted else Mismatch(MismatchKind.SPEC_SILENT)
     conforms = outcome.conforms
     if outcome.kind is MismatchKind.INTERNAL:
         behaviour = Behaviour.INTERNAL
@@ -558,7 +608,7 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues) -> Ve
     elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:  # a precondition violation accepted
         behaviour = batch_reading(case, np.asarray(got.value)) or Behaviour.WRONG_ERROR
     elif got.kind is Kind.VALUE:
-        behaviour = Behaviour.CONFORMS if conforms else Behaviour.GARBAGE
+        behaviour = Behaviour.CONFORMS if conforms else _value_word(got, ref)
     elif got.kind is Kind.ERROR:
         behaviour = Behaviour.RAISES if conforms or ref.kind is Kind.VALUE else Behaviour.WRONG_ERROR
     else:

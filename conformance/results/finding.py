@@ -15,10 +15,12 @@ from typing import Any
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
-from conformance.core.vocabulary import FindingStatus
+from conformance.core.vocabulary import FindingKind, FindingStatus
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
+from conformance.judge.kind import finding_basis, finding_kind, rank
 from conformance.judge.signature import Signature
+from conformance.spec.basis import Ground
 
 
 @dataclass
@@ -59,6 +61,16 @@ class Finding:
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
 
+    @property
+    def kind(self) -> FindingKind:
+        """Bug, hazard or question (:func:`~conformance.judge.kind.finding_kind`)."""
+        return finding_kind(self.signature, self.basis)
+
+    @property
+    def basis(self) -> Ground:
+        """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`)."""
+        return finding_basis(self.signature)
+
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""
         return rootcause.fact(self.signature, self.framework or self.signature.oracle)
@@ -87,11 +99,13 @@ class Finding:
         d["case"] = self.case.to_json()
         d["reference"] = self.reference.to_json()
         d["outcomes"] = {k: o.to_json() for k, o in self.outcomes.items()}
+        d["kind"] = self.kind.value
+        d["basis"] = self.basis.to_json()
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Finding:
-        d = dict(d)
+        d = {k: v for k, v in d.items() if k not in ("kind", "basis")}  # derived from the signature, never stored
         return cls(
             signature=Signature.from_json(d.pop("signature")),
             case=Case.from_json(d.pop("case")),
@@ -157,8 +171,8 @@ def across_modes(findings: list[Finding]) -> list[Finding]:
 
 def ranked(findings: list[Finding]) -> list[Finding]:
     """``findings`` as a run lists them: the execution modes of one framework
-    merged (:func:`across_modes`), worst first
-    (:func:`~conformance.judge.cost.user_cost`; stable: first seen first).
+    merged (:func:`across_modes`), bugs first by severity, then hazards, then questions
+    (:func:`~conformance.judge.kind.rank`; then :func:`~conformance.judge.cost.user_cost`; stable: first seen first).
 
     >>> import numpy as np
     >>> crash = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "crash", None, ())
@@ -168,7 +182,7 @@ def ranked(findings: list[Finding]) -> list[Finding]:
     >>> [str(f.signature.outcome) for f in ranked(found)]
     ['wrong value', 'crash']
     """
-    return sorted(across_modes(findings), key=lambda f: user_cost(f.signature))
+    return sorted(across_modes(findings), key=lambda f: (rank(f.signature), user_cost(f.signature)))
 
 
 def _merged(group: list[Finding]) -> Finding:

@@ -29,20 +29,31 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from conformance.core.vocabulary import ConditionKind, Decision
-from conformance.spec.catalog import ONNX_DOC, spec
+from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Regime
+from conformance.spec.catalog import MLX_INDEXING_DOC, ONNX_DOC, spec
 
 
 @dataclass(frozen=True)
 class Basis:
-    """A sentence of the docs, quoted, and the page it is on."""
+    """A sentence of the docs, quoted, and the page it is on; ``status`` says what the sentence makes of the
+    decision: a rule (documented), or an outcome left undefined or to the implementation."""
 
     quote: str
     url: str
+    status: BasisStatus = BasisStatus.DOCUMENTED
 
     def words(self) -> str:
-        """``“quote” (url)``."""
-        return f"“{self.quote}” ({self.url})"
+        """``“quote” (url)``, with the status where the sentence states no rule.
+
+        >>> Basis("Indexing out of bounds is undefined behavior.", "u", BasisStatus.UNDEFINED).words()
+        'undefined by the docs: “Indexing out of bounds is undefined behavior.” (u)'
+        """
+        said = f"“{self.quote}” ({self.url})"
+        return said if self.status is BasisStatus.DOCUMENTED else f"{self.status.value} by the docs: {said}"
+
+    def to_json(self) -> dict[str, str]:
+        """``{status, quote, url}``, as ``findings.json`` carries a finding's basis."""
+        return {"status": self.status.value, "quote": self.quote, "url": self.url}
 
 
 @dataclass(frozen=True)
@@ -50,10 +61,19 @@ class Silent:
     """The docs say nothing on this decision; ``reason`` says what the catalog holds instead."""
 
     reason: str
+    status: BasisStatus = BasisStatus.SILENT
 
     def words(self) -> str:
         """``docs silent: reason``."""
         return f"docs silent: {self.reason}"
+
+    def to_json(self) -> dict[str, str]:
+        """``{status, quote, url}`` with no quote and no page, and the reason.
+
+        >>> Silent("nothing of negatives").to_json()
+        {'status': 'silent', 'quote': '', 'url': '', 'reason': 'nothing of negatives'}
+        """
+        return {"status": self.status.value, "quote": "", "url": "", "reason": self.reason}
 
 
 Ground = Basis | Silent
@@ -61,17 +81,30 @@ Ground = Basis | Silent
 
 @dataclass(frozen=True)
 class OpBasis:
-    """The grounds of one op's decisions; ``attrs`` by the attribute's own name."""
+    """The grounds of one op's decisions; ``attrs`` by the attribute's own name; ``unspecified`` the ground of the
+    index regimes the catalog holds unspecified (``OpSpec.unspecified``: MLX's and the array API's out-of-bounds
+    indices, undefined; Paddle's negatives, silent)."""
 
     policy: Ground
     dtypes: Ground
     shapes: Ground
     attrs: Mapping[str, Ground] = field(default_factory=dict)
+    unspecified: Ground | None = None
 
 
 def _q(url: str) -> Callable[[str], Basis]:
     """Quotes from one page: ``_q(url)(quote) == Basis(quote, url)``."""
     return functools.partial(Basis, url=url)
+
+
+def _undefined(quote: str, url: str) -> Basis:
+    """A sentence that leaves an outcome undefined (or unspecified, or unchecked)."""
+    return Basis(quote, url, BasisStatus.UNDEFINED)
+
+
+def _implementation_defined(quote: str, url: str) -> Basis:
+    """A sentence that leaves an outcome to the implementation."""
+    return Basis(quote, url, BasisStatus.IMPLEMENTATION_DEFINED)
 
 
 _NO_DTYPES = "the page lists no dtypes: the catalog holds every dtype the framework has to be documented"
@@ -136,6 +169,7 @@ ARRAY_API_NEGATIVE = (
 )
 ARRAY_API_OOB = "The behavior for out-of-bounds indices is left unspecified."
 MLX_OOB = "Indexing does not perform bounds checking. Indexing out of bounds is undefined behavior."
+MLX_NUMPY = "For the most part, indexing an MLX array works the same as indexing a NumPy numpy.ndarray"
 NUMPY_MODE = "Specifies how out-of-bounds indices will behave."
 JAX_MODE = 'The default mode="fill" returns invalid values (e.g. NaN) for out-of bounds indices'
 JAX_FILL = "The fill value to return for out-of-bounds slices when mode is 'fill'. Ignored otherwise."
@@ -332,17 +366,23 @@ BASES: dict[str, OpBasis] = {
                 "take."
             )
         },
+        unspecified=_undefined(MLX_OOB, MLX_INDEXING_DOC),
     ),
     "mlx.take_along_axis": OpBasis(
-        Silent(_NO_OOB + "; the Indexing page: '" + MLX_OOB + "'"),
+        Silent(
+            "the page says nothing of negative indices: NumPy's rule is held, as the Indexing page says indexing works "
+            "as NumPy's"
+        ),
         Silent(_NO_DTYPES),
         _mta("These should be broadcastable with the input array excluding the axis dimension."),
         {"axis": _mta("If axis == None the array is flattened to 1D prior to the indexing operation.")},
+        unspecified=_undefined(MLX_OOB, MLX_INDEXING_DOC),
     ),
     "mlx.advanced_indexing": OpBasis(
-        _mai(MLX_OOB),
+        _mai(MLX_NUMPY),
         Silent(_NO_DTYPES),
         _mai("Mixing and matching integers, slice, ..., and array indices works just as in NumPy"),
+        unspecified=_undefined(MLX_OOB, MLX_INDEXING_DOC),
     ),
     "paddle.gather": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
@@ -397,12 +437,14 @@ BASES: dict[str, OpBasis] = {
                 "dimension, providing an axis is required."
             )
         },
+        unspecified=_undefined(ARRAY_API_OOB, spec("array_api.take").doc),
     ),
     "array_api.take_along_axis": OpBasis(
         _ata(ARRAY_API_NEGATIVE),
         Silent("the page names no data dtype; indices: an integer data type, as take's"),
         _ata("Must have the same rank (i.e., number of dimensions) as x."),
         {"axis": Silent("the page gives the default, -1, and no sentence on the domain: [-r, r-1] is held")},
+        unspecified=_undefined(ARRAY_API_OOB, spec("array_api.take_along_axis").doc),
     ),
     "openvino.Gather": OpBasis(
         _ovg("If index value exceed allowed range output data for corresponding index will be filled with zeros"),
@@ -457,17 +499,112 @@ DECIDED_BY: dict[ConditionKind, Decision] = {
     ConditionKind.EMPTY_OUTPUT: Decision.SHAPES,
     ConditionKind.EMPTY_DATA: Decision.SHAPES,
     ConditionKind.ATTRIBUTE: Decision.ATTRIBUTE,
+    ConditionKind.ANY: Decision.SHAPES,
+    ConditionKind.HANGS: Decision.SHAPES,
 }
-"""The decision a root cause's condition departs from; every other condition (bad indices, regimes, any input) the
-policy."""
+"""The decision a root cause's condition departs from (a fault whatever the input departs from the op's semantics,
+its shape rule's sentence); every other condition (bad indices, index regimes) the policy, except in-range indices
+(the semantics again)."""
 
 
 def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:
     """The ground a finding of this condition departs from: an attribute condition
-    names the attribute first (``mode='raise'``), falling back to the policy."""
+    names the attribute first (``mode='raise'``), falling back to the policy; an
+    index regime the catalog holds unspecified (``OpSpec.unspecified``) its own ground.
+
+    >>> departed("mlx.take", ConditionKind.REGIME, "oob-above").status.value
+    'undefined'
+    >>> departed("mlx.take", ConditionKind.REGIME, "negative").status.value
+    'documented'
+    """
     decision = DECIDED_BY.get(kind, Decision.POLICY)
+    b = op_basis(op)
     if decision is Decision.ATTRIBUTE:
         name = detail.split("=")[0].strip()
-        b = op_basis(op)
         return b.attrs.get(name, b.policy)
+    if kind is ConditionKind.REGIME and detail in spec(op).unspecified:
+        return unspecified_ground(op)
+    if kind is ConditionKind.REGIME and detail in (Regime.IN_RANGE.value, Regime.EMPTY.value):
+        return ground(op, Decision.SHAPES)
     return ground(op, decision)
+
+
+def unspecified_ground(op: str) -> Ground:
+    """The ground of the index regimes ``op``'s catalog entry holds unspecified: the sentence that leaves them
+    undefined, or the docs' silence (the policy's reason).
+
+    >>> unspecified_ground("array_api.take").quote
+    'The behavior for out-of-bounds indices is left unspecified.'
+    >>> unspecified_ground("paddle.gather").status.value
+    'silent'
+    """
+    b = op_basis(op)
+    if b.unspecified is not None:
+        return b.unspecified
+    return b.policy if isinstance(b.policy, Silent) else Silent("the docs say nothing of these indices")
+
+
+def regime_permitted(op: str, regime: Regime | None) -> bool:
+    """Whether ``op``'s docs leave what ``regime``'s indices do to the framework (undefined or
+    implementation-defined): any answer read from the input is allowed there.
+
+    >>> regime_permitted("mlx.take_along_axis", Regime.OOB_ABOVE), regime_permitted("paddle.take", Regime.NEGATIVE)
+    (True, False)
+    """
+    return regime is not None and regime.value in spec(op).unspecified and unspecified_ground(op).status.permits
+
+
+# -- a runtime's own documented limits ---------------------------------------------------------------------------------
+
+ORT_KERNELS = "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md"
+"""onnxruntime's table of the kernels each execution provider registers, with their type constraints."""
+_ORT_T = (
+    "T = tensor(bfloat16), tensor(bool), tensor(double), tensor(float), tensor(float16), tensor(int16), "
+    "tensor(int32), tensor(int64), tensor(int8), tensor(string), tensor(uint16), tensor(uint32), tensor(uint64), "
+    "tensor(uint8)"
+)
+_ORT_DATA = frozenset(
+    ("bfloat16", "bool", "float64", "float32", "float16", "int16", "int32", "int64", "int8", "str", "uint16")
+    + ("uint32", "uint64", "uint8")
+)
+
+
+@dataclass(frozen=True)
+class RuntimeLimit:
+    """The dtypes a runtime documents that it runs for an op (its own kernel table), beyond what the op's spec
+    allows: refusing another is a documented limitation, an atlas fact, never a finding."""
+
+    data: frozenset[str]
+    index: frozenset[str]
+    basis: Basis
+
+
+RUNTIME_LIMITS: dict[tuple[str, str], RuntimeLimit] = {
+    ("onnxruntime", "onnx.Gather"): RuntimeLimit(
+        _ORT_DATA, frozenset({"int32", "int64"}), Basis(_ORT_T + "; Tind = tensor(int32), tensor(int64)", ORT_KERNELS)
+    ),
+    ("onnxruntime", "onnx.GatherElements"): RuntimeLimit(
+        _ORT_DATA, frozenset({"int32", "int64"}), Basis(_ORT_T + "; Tind = tensor(int32), tensor(int64)", ORT_KERNELS)
+    ),
+    ("onnxruntime", "onnx.GatherND"): RuntimeLimit(
+        _ORT_DATA, frozenset({"int64"}), Basis(_ORT_T + "; indices = tensor(int64)", ORT_KERNELS)
+    ),
+}
+"""Each runtime's documented dtype limits, by (framework, op family): onnxruntime's CPU kernel table (Gather,
+GatherElements and GatherND 13+) lists no complex type, and GatherND's indices only as int64."""
+
+
+def documented_limit(framework: str, family: str, data_dtype: str, index_dtype: str) -> Basis | None:
+    """The runtime's sentence that says it does not run these dtypes for the op, or None.
+
+    >>> documented_limit("onnxruntime", "onnx.Gather", "complex64", "int64").url == ORT_KERNELS
+    True
+    >>> documented_limit("onnxruntime", "onnx.GatherND", "float32", "int32") is not None
+    True
+    >>> documented_limit("onnxruntime", "onnx.Gather", "float32", "int32") is None
+    True
+    """
+    limit = RUNTIME_LIMITS.get((framework, family))
+    if limit is None or (data_dtype in limit.data and index_dtype in limit.index):
+        return None
+    return limit.basis
