@@ -31,9 +31,10 @@ from typing import Any
 
 from conformance.cases.class_case import ClassCase, materialize
 from conformance.cases.translate import translate
+from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.execution.fanout import run_on_all
-from conformance.judge.judged import Judged
+from conformance.judge.judged import Judged, judged_alone
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
 
 
@@ -87,3 +88,26 @@ def end_all(oracles: Iterable[Any]) -> None:
             end()
         else:
             close_all([o])
+
+
+def evaluate_cases(cases: Sequence[Case], oracle: Oracle, info: OracleInfo) -> list[Judged]:
+    """Given cases (each with its tags) through one oracle, each judged on its own
+    (:func:`~conformance.judge.judged.judged_alone`): a finding's counterfactuals.
+
+    >>> import numpy as np
+    >>> from conformance.core.case import CaseTags
+    >>> from conformance.core.oracle import Capabilities
+    >>> from conformance.core.outcome import Outcome
+    >>> class Clip:  # NumPy's take in mode "clip", in process
+    ...     name, capabilities = "clip", Capabilities()
+    ...     def info(self): return OracleInfo("clip", "numpy", "1", "cpu", "eager", ("numpy.take",))
+    ...     def run_many(self, cases, *, timeout=None):
+    ...         return [Outcome.returned(np.take(c.data, c.indices, axis=0, mode="clip")) for c in cases]
+    >>> tags = [CaseTags(r, "int64", "int") for r in ("oob-above", "in-range")]
+    >>> cases = [Case("numpy.take", np.arange(3), np.array([i]), {"axis": 0, "mode": "raise"}, t)
+    ...          for i, t in zip((5, 0), tags)]
+    >>> [j.verdict.conforms for j in evaluate_cases(cases, Clip(), Clip().info())]
+    [False, True]
+    """
+    answers = run_on_all([oracle], {oracle.name: list(cases)}).get(oracle.name, [])
+    return [judged_alone(case, info, got) for case, got in zip(cases, answers)]

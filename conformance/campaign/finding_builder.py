@@ -21,11 +21,12 @@ import numpy as np
 
 from conformance.campaign.array_shrinker import Arrays, shrink_arrays
 from conformance.campaign.designed import beyond_int32_examples
-from conformance.campaign.dispatch import evaluate
+from conformance.campaign.dispatch import evaluate, evaluate_cases
 from conformance.campaign.settings import WAIT_STEP_S, Progress, Settings
 from conformance.campaign.shrinker import shrink, widened
 from conformance.campaign.sightings import First, Sightings, harness_error
 from conformance.cases.class_case import ClassCase
+from conformance.cases.counterfactual import counterfactuals
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
@@ -35,7 +36,7 @@ from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, fact, still_shows
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import narrowed, reference_outcome
-from conformance.results.finding import Finding, ranked
+from conformance.results.finding import Finding, Tried, ranked
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
 SMALL_DATA, SMALL_INDICES = 4, 2
@@ -328,6 +329,7 @@ def _assembled(
     conforming = {
         j.oracle: infos[j.oracle].mode for j in own if j.verdict.conforms and infos[j.oracle].framework == framework
     }
+    mine = next((o for o in oracles if o.name == sig.oracle), None)
     return Finding(
         signature=sig,
         case=case,
@@ -343,7 +345,26 @@ def _assembled(
         variants=_variants(sightings, sig) | ({"minimal case also shows it on": also} if also else {}),
         framework=framework,
         conforming_modes=conforming,
+        tried=tried(case, small, mine, infos[sig.oracle], sightings) if mine is not None else [],
     )
+
+
+def tried(case: Case, cc: ClassCase, oracle: Oracle, info: OracleInfo, sightings: Sightings) -> list[Tried]:
+    """``case``'s counterfactuals (:func:`~conformance.cases.counterfactual.counterfactuals`) run on ``oracle``,
+    each with what it answered to the ordinary value and whether that conforms; a harness error on them is
+    recorded and leaves the finding without a trigger (named by its full condition)."""
+    changed = counterfactuals(case)
+    if not changed:
+        return []
+    try:
+        judged = evaluate_cases([c.case for c in changed], oracle, info)
+    except Exception as exc:  # noqa: BLE001 - a harness bug on a counterfactual: recorded, the finding stands
+        sightings.error(harness_error(f"counterfactuals of {case.op} on {oracle.name}", exc, cc))
+        return []
+    return [
+        Tried(c.feature, c.detail, c.shows, c.ordinary, j.outcome.describe(), j.verdict.conforms)
+        for c, j in zip(changed, judged)
+    ]
 
 
 def _grown(finding: Finding, sightings: Sightings) -> Finding:

@@ -297,9 +297,21 @@ def _entries(baseline: Path | None) -> list[bl.Entry]:
         raise UsageError(f"--baseline: {exc}") from None
 
 
-def _gate(result: RunResult, baseline: Path | None) -> tuple[RunResult, list[bl.Entry], list[GateProblem]]:
+def _gate(
+    result: RunResult, baseline: Path | None, questions_fail: bool = False
+) -> tuple[RunResult, list[bl.Entry], list[GateProblem]]:
     entries = _entries(baseline)
-    return bl.annotated(result, entries), entries, bl.check(result, entries)
+    problems = bl.check(result, entries, questions_fail=questions_fail)
+    questions = [f for f in bl.new_findings(result, entries) if not f.kind.fails_gate]
+    if questions and not questions_fail:
+        print(
+            f"gate: {len(questions)} new question(s) where the docs are silent, reported and not failing "
+            "(--fail-on-questions fails on them):",
+            file=sys.stderr,
+        )
+        for f in questions:
+            print(f"  question: {f.signature.words()}", file=sys.stderr)
+    return bl.annotated(result, entries), entries, problems
 
 
 EXIT_MARGIN_S = 1.0
@@ -357,9 +369,14 @@ def _write_report(result: RunResult, out: Path, deadline: float | None = None) -
 
 
 def _finish(
-    result: RunResult, baseline: Path | None, out: Path, junit: Path | None, deadline: float | None = None
+    result: RunResult,
+    baseline: Path | None,
+    out: Path,
+    junit: Path | None,
+    deadline: float | None = None,
+    questions_fail: bool = False,
 ) -> tuple[RunResult, list[GateProblem]]:
-    annotated, entries, problems = _gate(result, baseline)
+    annotated, entries, problems = _gate(result, baseline, questions_fail)
     if junit is not None:
         junit.write_text(junit_xml(annotated, entries, problems), encoding="utf-8")
     report = _write_report(annotated, out, deadline)
@@ -382,11 +399,12 @@ def check(
     baseline: Path | None,
     junit: Path | None,
     started: float | None = None,
+    questions_fail: bool = False,
 ) -> int:
     """``check``: the campaign, then the gate: 1 on any problem."""
     entries = _entries(baseline)  # a bad baseline fails before any work
     result = campaign(plan, stop, entries, started)
-    _, problems = _finish(result, baseline, plan.out, junit, report_deadline(stop))
+    _, problems = _finish(result, baseline, plan.out, junit, report_deadline(stop), questions_fail)
     return _verdict(problems)
 
 
@@ -411,10 +429,10 @@ def load_results(path: Path) -> RunResult:
         raise UsageError(str(exc)) from None
 
 
-def check_saved(results: Path, *, baseline: Path | None, junit: Path | None) -> int:
+def check_saved(results: Path, *, baseline: Path | None, junit: Path | None, questions_fail: bool = False) -> int:
     """``check --results``: the gate on saved results (their folder gets the report)."""
     result = load_results(results)
-    annotated, entries, problems = _gate(result, baseline)
+    annotated, entries, problems = _gate(result, baseline, questions_fail)
     if junit is not None:
         junit.write_text(junit_xml(annotated, entries, problems), encoding="utf-8")
     for p in problems:

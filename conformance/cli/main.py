@@ -156,6 +156,12 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--junit", type=Path, default=None, help="also write JUnit XML (a test case per finding and per baseline entry)"
     )
+    check.add_argument(
+        "--fail-on-questions",
+        action="store_true",
+        help="fail on a new question too (what a framework does where its docs are silent); by default only a new "
+        "bug or hazard fails, and new questions are listed",
+    )
     report = sub.add_parser("report", help="rebuild the report from saved results")
     report.add_argument(
         "results",
@@ -354,7 +360,9 @@ def _dispatch(args: argparse.Namespace, started: float) -> int:
                 f"{ignored[0]}: check --results gates saved results and runs no campaign, so {', '.join(ignored)} "
                 "would be ignored; drop it, or run `check` without --results"
             )
-        return commands.check_saved(args.results, baseline=args.baseline, junit=args.junit)
+        return commands.check_saved(
+            args.results, baseline=args.baseline, junit=args.junit, questions_fail=args.fail_on_questions
+        )
     args = with_defaults(args)
     with _stop_on_signals() as signals:
         plan = commands.plan_campaign(
@@ -378,7 +386,14 @@ def _dispatch(args: argparse.Namespace, started: float) -> int:
         if args.command == "run":
             code = commands.run(plan, stop=stop, started=started)
         else:
-            code = commands.check(plan, stop=stop, baseline=args.baseline, junit=args.junit, started=started)
+            code = commands.check(
+                plan,
+                stop=stop,
+                baseline=args.baseline,
+                junit=args.junit,
+                started=started,
+                questions_fail=args.fail_on_questions,
+            )
         if stop.is_set():  # what was found is written: leave now, not after a worker still busy with the rest
             sys.stdout.flush()
             sys.stderr.flush()

@@ -532,6 +532,16 @@ class FindingKind(Word):
     """The docs are silent: what the framework does, beside what the others do."""
 
     @property
+    def meaning(self) -> str:
+        """What the kind says, in a report's words."""
+        return {
+            FindingKind.BUG: "departs from a sentence of the framework's own docs",
+            FindingKind.HAZARD: "the docs permit it or say nothing, but the framework reads outside its input, "
+            "crashes or hangs",
+            FindingKind.QUESTION: "the docs are silent: what the framework does, beside what the others do",
+        }[self]
+
+    @property
     def fails_gate(self) -> bool:
         """Whether a new finding of this kind fails the gate by default (questions only with ``--fail-on-questions``).
 
@@ -539,6 +549,19 @@ class FindingKind(Word):
         [True, True, False]
         """
         return self is not FindingKind.QUESTION
+
+
+class Feature(Word):
+    """A feature of a case that a counterfactual changes toward its ordinary value
+    (:mod:`conformance.cases.counterfactual`): those whose change makes a departing case conform are its trigger."""
+
+    INDEX_DTYPE = "index dtype"
+    DATA_DTYPE = "data dtype"
+    ATTRIBUTE = "attribute"
+    OUT_OF_RANGE = "out-of-range indices"
+    EMPTY = "empty dimensions"
+    ZERO_D = "0-d"
+    LAYOUT = "layout"
 
 
 class AttrRole(Word):

@@ -232,7 +232,7 @@ def accepting(finding: Finding, entries: list[Entry]) -> Entry | None:
     """The first entry that accepts ``finding`` in its own mode, where every
     execution mode in which it shows is accepted (by that entry or another),
     or None (it is new: in some mode at least)."""
-    found = [next((e for e in entries if e.matches(s)), None) for s in finding.mode_signatures()]
+    found = [next((e for e in entries if e.matches(s)), None) for s in finding.member_signatures()]
     return found[0] if all(found) else None
 
 
@@ -253,13 +253,21 @@ def annotated(result: RunResult, entries: list[Entry]) -> RunResult:
     return replace(result, findings=findings)
 
 
-def check(result: RunResult, entries: list[Entry]) -> list[GateProblem]:
-    """Problems, one line each: ``new: ...`` per finding no entry accepts,
+def new_findings(result: RunResult, entries: list[Entry]) -> list[Finding]:
+    """The findings no baseline entry accepts, in the run's order."""
+    return [f for f in result.findings if accepting(f, entries) is None]
+
+
+def check(result: RunResult, entries: list[Entry], *, questions_fail: bool = False) -> list[GateProblem]:
+    """Problems, one line each: ``new: ...`` per new bug or hazard no entry accepts (a new question too with
+    ``questions_fail``; otherwise questions are reported, never failing),
     ``fixed upstream: ...`` and ``changed: ...`` per replayed entry
     (``result.replay``), ``harness error: ...`` per error in the suite itself,
     and ``nothing tested`` when no oracle ran a single case. ``result`` is not changed."""
     problems = [
-        GateProblem(GateFailure.NEW, f.signature.words()) for f in result.findings if accepting(f, entries) is None
+        GateProblem(GateFailure.NEW, f"{f.kind.value}: {f.signature.words()}")
+        for f in new_findings(result, entries)
+        if f.kind.fails_gate or questions_fail
     ]
     for r in result.replay:
         status = ReplayStatus(r["status"])

@@ -61,14 +61,19 @@ class Signature:
         parts = [self.op, self.oracle, self.version, self.device, self.mode, str(self.outcome), policy]
         return "|".join([*parts, ",".join(sorted(self.tags))])
 
-    def words(self) -> str:
-        """The signature as a sentence for the report.
+    def words(self, trigger: str = "") -> str:
+        """The signature as a sentence for the report; ``trigger``, where given, names what it is for in place of
+        the condition (a finding's proven trigger).
 
-        >>> Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "wrong error", "raises", ("negative",)).words()
+        >>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "wrong error", "raises", ("negative",))
+        >>> sig.words()
         'torch.gather on torch 2.13.0 (cpu, eager): wrong error, observed policy raises, for negative'
+        >>> sig.words("int8 indices")
+        'torch.gather on torch 2.13.0 (cpu, eager): wrong error, observed policy raises, for int8 indices'
         """
         pol = f", observed policy {self.policy.value}" if self.policy else ""
-        cond = f", for {', '.join(sorted(self.tags))}" if self.tags else ""
+        named = trigger or ", ".join(sorted(self.tags))
+        cond = f", for {named}" if named else ""
         return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}{cond}"
 
     def across_versions(self) -> Signature:

@@ -52,7 +52,7 @@ class FindingIndex:
         # every mode a finding shows in (execution modes of one framework are one finding): a cell of any of them;
         # and the root causes building renamed into it (a cell that recorded one before the rename)
         self.by: dict[Signature, Finding] = {s: f for f in findings for s in f.built_from}
-        self.by |= {s: f for f in findings for s in f.mode_signatures()}
+        self.by |= {s: f for f in findings for s in f.member_signatures()}
 
     def standing_for(self, sig: Signature, fits: frozenset[Behaviour]) -> Finding | None:
         """The finding that a sighting's root cause settled into, or None."""

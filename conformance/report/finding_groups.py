@@ -35,7 +35,7 @@ from conformance.report.views import FindingView
 OPEN_NEW_UP_TO = 8
 """New findings' cards open on load when there are at most this many (else their one-line summaries)."""
 
-FILTERS = ("framework", "op", "behaviour", "status")
+FILTERS = ("kind", "framework", "op", "behaviour", "status")
 """What the page's findings filter selects on (plus free text)."""
 
 
@@ -92,6 +92,7 @@ def item(view: FindingView, oracles: Mapping[str, Mapping[str, Any]]) -> Item:
     sig = f.signature
     framework = framework_of(sig.oracle, sig.op, oracles)
     filters = {
+        "kind": f.kind.value,
         "framework": framework,
         "op": op_family(sig.op),
         "behaviour": behaviour_of(view),

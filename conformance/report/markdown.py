@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from conformance.core.behaviour import Behaviour, severity
-from conformance.core.vocabulary import FindingStatus, MismatchKind, RunStatus
+from conformance.core.vocabulary import FindingKind, FindingStatus, RunStatus
 from conformance.report.atlas_diff import AtlasChange, condition_words
 from conformance.report.facts_view import flatten_facts, framework_versions, human_duration
 from conformance.report.run_view import console_head
@@ -62,11 +62,12 @@ def headline(run: RunResult) -> str:
     """The first line: how many findings, how many new.
 
     >>> headline(RunResult({}, 0, {}, {}, 1.0, {}, []))
-    '## gather-conformance: 0 findings (0 new, 0 known)'
+    '## gather-conformance: 0 findings (0 new, 0 known): 0 bugs, 0 hazards, 0 questions'
     """
     new = sum(f.status is FindingStatus.NEW for f in run.findings)
     n = len(run.findings)
-    return f"## gather-conformance: {n} finding{'s' * (n != 1)} ({new} new, {n - new} known)"
+    kinds = ", ".join(f"{sum(f.kind is k for f in run.findings)} {k.value}s" for k in FindingKind)
+    return f"## gather-conformance: {n} finding{'s' * (n != 1)} ({new} new, {n - new} known): {kinds}"
 
 
 def facts_line(run: RunResult) -> str:
@@ -92,9 +93,9 @@ def lead_lines(
     ['**New**: nothing.', '', '**Changed** since the compared run: nothing.', '']
     """
     fresh = [v for v in views if v.finding.status is FindingStatus.NEW]
-    new = [v for v in fresh if v.finding.signature.outcome.kind is not MismatchKind.SPEC_SILENT]
+    new = [v for v in fresh if v.finding.kind.fails_gate]
     silent = len(fresh) - len(new)
-    also = f" (and {silent} where the docs are silent)" if silent else ""
+    also = f" (and {silent} question{'s' * (silent != 1)}, where the docs are silent)" if silent else ""
     if new:
         lines = [f"**New**: {len(new)} finding{'s' * (len(new) != 1)} not in the baseline{also}; the worst:"]
         lines += [f"- F{v.number} {v.words}" for v in new[:LEAD_ITEMS]]
@@ -230,11 +231,11 @@ def finding_row(view: FindingView) -> list[str]:
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("in-range",))
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {}, count=2)
     >>> finding_row(finding_views([f])[0])
-    ['F1', 'NEW', 't.g on t 1 (cpu, eager): crash, for in-range', '2', '0 s']
+    ['F1', 'NEW', 'hazard', 't.g on t 1 (cpu, eager): crash, for in-range', '2', '0 s']
     """
     f = view.finding
     status = f.status.value.upper() if f.status is FindingStatus.NEW else f.status.value
-    return [f"F{view.number}", status, view.words, str(f.count), human_duration(f.first_seen_s)]
+    return [f"F{view.number}", status, f.kind.value, view.words, str(f.count), human_duration(f.first_seen_s)]
 
 
 def markdown_summary(
@@ -249,7 +250,7 @@ def markdown_summary(
     lines = [headline(run), "", *lead_lines(views, comparison, changes), facts_line(run), "", *warning_lines(run)]
     rows = [finding_row(v) for v in views]
     if rows:
-        lines += table(["#", "status", "signature", "examples", "first seen"], rows) + [""]
+        lines += table(["#", "status", "kind", "finding", "examples", "first seen"], rows) + [""]
     else:
         lines += ["No findings.", ""]
     if atlas is not None:

@@ -17,7 +17,7 @@ from conformance.core.vocabulary import FindingStatus, RunStatus
 from conformance.judge.rootcause import example_words, merged_into
 from conformance.judge.signature import Signature
 from conformance.report.facts_view import flatten_facts
-from conformance.results.finding import Finding, across_modes
+from conformance.results.finding import Finding, across_modes, by_trigger
 from conformance.results.run_result import Matrix, MatrixKey, RunResult
 
 VOLATILE_FACTS: frozenset[str] = frozenset(
@@ -174,7 +174,8 @@ def merge_group(group: Sequence[Finding]) -> Finding:
 
 def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Findings deduplicated by signature (tags in any order), each group merged with :func:`merge_group`,
-    then the execution modes of one framework merged (:func:`~conformance.results.finding.across_modes`).
+    then the execution modes of one framework merged (:func:`~conformance.results.finding.across_modes`), then
+    those with one proven trigger (:func:`~conformance.results.finding.by_trigger`).
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
@@ -192,7 +193,7 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
         target = merged_into(f.signature, example_words(f.case, own), seen) if own is not None else None
         f = replace(f, signature=target) if target is not None else f
         groups.setdefault(f.signature.key(), []).append(f)
-    return across_modes([merge_group(group) for group in groups.values()])
+    return by_trigger(across_modes([merge_group(group) for group in groups.values()]))
 
 
 def shard_of(run: RunResult) -> tuple[int, int] | None:

@@ -24,10 +24,11 @@ from conformance.core.behaviour import UNKNOWN_SEVERITY, Behaviour, severity
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import FindingStatus
 from conformance.judge.cost import user_cost
+from conformance.judge.kind import rank
 from conformance.report.arrays_view import ArrayView, array_view, differing_coordinates, mismatch_note
 from conformance.report.matrix_view import finding_family
 from conformance.results.finding import Finding
-from conformance.spec.basis import Basis, Ground, Silent, departed
+from conformance.spec.basis import Basis, Ground, Silent
 from conformance.spec.catalog import spec
 
 SCRIPTS_DIR = "scripts"
@@ -76,8 +77,9 @@ def finding_anchor(finding: Finding) -> str:
     return ANCHOR_PREFIX + hashlib.sha1(finding.signature.key().encode()).hexdigest()[:10]
 
 
-def finding_order(finding: Finding) -> tuple[int, int, int, int, str]:
-    """Sort key: new before known, then worst first by what it costs a user
+def finding_order(finding: Finding) -> tuple[int, tuple[int, int], int, int, int, str]:
+    """Sort key: new before known, then bugs by severity, hazards, questions
+    (:func:`~conformance.judge.kind.rank`), then by what it costs a user
     (:func:`~conformance.judge.cost.user_cost`), then the most alarming
     behaviour (a crash first), then the most frequent.
 
@@ -86,14 +88,15 @@ def finding_order(finding: Finding) -> tuple[int, int, int, int, str]:
     >>> from conformance.judge.signature import Signature
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ())
     >>> finding_order(Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), None, {}, count=3))
-    (0, 2, -8, -3, 't.g|t|1|cpu|eager|crash||')
+    (0, (0, 2), 2, -8, -3, 't.g|t|1|cpu|eager|crash||')
     """
     subject = finding.outcomes.get(finding.signature.oracle)
     kind = subject.kind.value if subject is not None else str(finding.signature.outcome)
     policy = severity(finding.signature.policy) if finding.signature.policy else 0
     worst = max(policy, kind_severity(kind))
     new = 0 if finding.status is FindingStatus.NEW else 1
-    return (new, user_cost(finding.signature), -worst, -finding.count, finding.signature.key())
+    sig = finding.signature
+    return (new, rank(sig), user_cost(sig), -worst, -finding.count, sig.key())
 
 
 def op_doc(op: str) -> tuple[str, str] | None:
@@ -107,25 +110,6 @@ def op_doc(op: str) -> tuple[str, str] | None:
     except ValueError:
         return None
     return s.doc, s.policy_note
-
-
-def finding_basis(finding: Finding) -> Ground | None:
-    """The doc sentence (or the docs' silence) a finding departs from; None for an op outside the catalog.
-
-    >>> import numpy as np
-    >>> from conformance.core.case import Case
-    >>> from conformance.judge.signature import Signature
-    >>> sig = Signature("torch.gather", "torch", "2", "cpu", "eager", "dtype rejected", "", ("index dtype",))
-    >>> ref = Outcome.returned(np.array([1]))
-    >>> finding_basis(Finding(sig, Case("torch.gather", np.zeros(1), np.zeros(1, int), {"dim": 0}), ref, {})).quote
-    'index (LongTensor): the indices of elements to gather'
-    """
-    try:
-        spec(finding.case.op)
-    except ValueError:
-        return None
-    condition = finding.signature.condition
-    return departed(finding.case.op, condition.kind, condition.detail)
 
 
 def file_safe(name: str) -> str:
@@ -230,7 +214,7 @@ def finding_view(number: int, finding: Finding) -> FindingView:
         number=number,
         anchor=anchor,
         finding=finding,
-        words=finding.signature.words(),
+        words=finding.title(),
         family=finding_family(finding),
         data=array_view(finding.case.data),
         indices=array_view(finding.case.indices),
@@ -238,7 +222,7 @@ def finding_view(number: int, finding: Finding) -> FindingView:
         scripts=[(oracle, script_path(anchor, oracle), text) for oracle, text in sorted(finding.scripts.items())],
         onnx_file=model_path(anchor) if finding.onnx_model_b64 else None,
         doc=op_doc(finding.case.op),
-        basis=finding_basis(finding),
+        basis=finding.basis,
     )
 
 

@@ -15,12 +15,59 @@ from typing import Any
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
-from conformance.core.vocabulary import FindingKind, FindingStatus
+from conformance.core.vocabulary import Feature, FindingKind, FindingStatus
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
 from conformance.judge.kind import finding_basis, finding_kind, rank
 from conformance.judge.signature import Signature
 from conformance.spec.basis import Ground
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One counterfactual of a finding's case (:mod:`conformance.cases.counterfactual`) run on its oracle: the
+    feature, the value that shows the behaviour and the ordinary one, what the oracle answered to the ordinary one,
+    and whether that conforms (then the feature is part of the trigger).
+
+    >>> t = Tried("index dtype", "", "int8", "int64", "error IndexError (index out of range)", True)
+    >>> t.words(), Tried.from_json(t.to_json()) == t
+    ('int8 indices: the same as int64 conform (error IndexError (index out of range))', True)
+    """
+
+    feature: str
+    detail: str
+    shows: str
+    ordinary: str
+    outcome: str
+    conforms: bool
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "feature", Feature(self.feature))
+
+    def name(self) -> str:
+        """The feature as a trigger names it: ``int8 indices``, ``axis=-9223372036854775808``, ``empty dimensions``."""
+        feature = Feature(self.feature)
+        if feature is Feature.INDEX_DTYPE:
+            return f"{self.shows} indices"
+        if feature is Feature.DATA_DTYPE:
+            return f"{self.shows} data"
+        if feature is Feature.ATTRIBUTE:
+            return f"{self.detail}={self.shows}"
+        if feature is Feature.OUT_OF_RANGE:
+            return f"indices {self.shows}"
+        return f"{feature.value} ({self.shows})"
+
+    def words(self) -> str:
+        """The pair a report shows: ``int8 indices: the same as int64 conform (error ...)``."""
+        verdict = "conform" if self.conforms else "still depart"
+        return f"{self.name()}: the same as {self.ordinary} {verdict} ({self.outcome})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "feature": Feature(self.feature).value}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Tried:
+        return cls(**d)
 
 
 @dataclass
@@ -57,6 +104,37 @@ class Finding:
     built_from: list[Signature] = field(default_factory=list)
     """The root causes as drawn that building renamed into this one (an example built to tell the candidates
     apart named the behaviour): the atlas cells that recorded them stand for this finding."""
+    tried: list[Tried] = field(default_factory=list)
+    """The counterfactuals of its case run on its oracle (empty: none was run, as when time was up)."""
+    same_trigger: list[Signature] = field(default_factory=list)
+    """The root causes with the same proven trigger on the same framework and op (:func:`by_trigger`): one fact, shown
+    by this finding, each still a signature the baseline and the atlas know (in each of its modes)."""
+
+    @property
+    def trigger(self) -> list[Tried]:
+        """The features whose change to the ordinary value makes the case conform: what triggers the finding."""
+        return [t for t in self.tried if t.conforms]
+
+    def trigger_words(self) -> str:
+        """The trigger as a finding is named by: its features, or, where no single change removes the behaviour,
+        the full condition (the signature's).
+
+        >>> import numpy as np
+        >>> sig = Signature("paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "wrong value", "garbage",
+        ...     ("in-range",))
+        >>> f = Finding(sig, Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8)), Outcome.unsupported(""),
+        ...     {}, tried=[Tried("index dtype", "", "int8", "int64", "value", True)])
+        >>> f.trigger_words(), replace(f, tried=[]).trigger_words()
+        ('int8 indices', 'in-range')
+        """
+        if self.trigger:
+            return ", ".join(t.name() for t in self.trigger)
+        return ", ".join(sorted(self.signature.tags)) or "any input"
+
+    def title(self) -> str:
+        """The finding in one line, named by its trigger where one is proven (:meth:`trigger_words`), else by its
+        condition (:meth:`~conformance.judge.signature.Signature.words`)."""
+        return self.signature.words(", ".join(t.name() for t in self.trigger))
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
@@ -90,10 +168,27 @@ class Finding:
         ]
         return [self.signature, *others]
 
+    def member_signatures(self) -> list[Signature]:
+        """Every root cause the finding stands for: its own in each mode, then those merged by trigger.
+
+        >>> import numpy as np
+        >>> sig = Signature("torch.take", "torch", "2.13.0", "cpu", "eager", "crash", "", ())
+        >>> other = replace(sig, outcome="wrong value")
+        >>> f = Finding(sig, Case("torch.take", np.zeros(1), np.zeros(1, int)), Outcome.unsupported(""), {},
+        ...             same_trigger=[other])
+        >>> [str(s.outcome) for s in f.member_signatures()]
+        ['crash', 'wrong value']
+        """
+        return [*self.mode_signatures(), *self.same_trigger]
+
     def to_json(self) -> dict[str, Any]:
-        skip = ("signature", "case", "reference", "outcomes", "built_from")
+        skip = ("signature", "case", "reference", "outcomes", "built_from", "tried", "same_trigger")
         d = {k: v for k, v in asdict(self).items() if k not in skip}
         d["built_from"] = [s.to_json() for s in self.built_from]
+        d["tried"] = [t.to_json() for t in self.tried]
+        d["same_trigger"] = [s.to_json() for s in self.same_trigger]
+        d["trigger"] = [t.to_json() for t in self.trigger]
+        d["title"] = self.title()
         d["status"] = self.status.value
         d["signature"] = self.signature.to_json()
         d["case"] = self.case.to_json()
@@ -105,7 +200,7 @@ class Finding:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Finding:
-        d = {k: v for k, v in d.items() if k not in ("kind", "basis")}  # derived from the signature, never stored
+        d = {k: v for k, v in d.items() if k not in ("kind", "basis", "trigger", "title")}  # derived, never read back
         return cls(
             signature=Signature.from_json(d.pop("signature")),
             case=Case.from_json(d.pop("case")),
@@ -113,6 +208,8 @@ class Finding:
             outcomes={k: Outcome.from_json(o) for k, o in d.pop("outcomes").items()},
             status=FindingStatus(d.pop("status", FindingStatus.NEW)),
             built_from=[Signature.from_json(s) for s in d.pop("built_from", [])],
+            tried=[Tried.from_json(t) for t in d.pop("tried", [])],
+            same_trigger=[Signature.from_json(s) for s in d.pop("same_trigger", [])],
             **d,
         )
 
@@ -182,7 +279,53 @@ def ranked(findings: list[Finding]) -> list[Finding]:
     >>> [str(f.signature.outcome) for f in ranked(found)]
     ['wrong value', 'crash']
     """
-    return sorted(across_modes(findings), key=lambda f: (rank(f.signature), user_cost(f.signature)))
+    return by_trigger(sorted(across_modes(findings), key=lambda f: (rank(f.signature), user_cost(f.signature))))
+
+
+def trigger_key(f: Finding) -> tuple[Any, ...] | None:
+    """What makes two findings one fact by trigger: the framework, version, device, op family and the proven
+    trigger's features with the values that show them; None where no trigger is proven."""
+    if not f.trigger:
+        return None
+    sig = f.signature
+    features = tuple(sorted((str(t.feature), t.detail, t.shows) for t in f.trigger))
+    return (f.framework or sig.oracle, sig.version, sig.device, sig.op, features)
+
+
+def by_trigger(findings: list[Finding]) -> list[Finding]:
+    """Findings with one proven trigger (:func:`trigger_key`) as one: the first (in the given order, the worst) shows
+    it, the others' root causes listed in ``same_trigger`` (with their modes), counts and variants added up.
+
+    >>> import numpy as np
+    >>> sig = Signature("paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "wrong value", "garbage",
+    ...     ("in-range",))
+    >>> int8 = [Tried("index dtype", "", "int8", "int64", "value", True)]
+    >>> case = Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8))
+    >>> a = Finding(sig, case, Outcome.unsupported(""), {}, count=2, framework="paddle", tried=int8)
+    >>> b = replace(a, signature=replace(sig, outcome="value instead of error", condition=("bad index",)), count=3)
+    >>> [(f.count, [str(s.outcome) for s in f.same_trigger]) for f in by_trigger([a, b])]
+    [(5, ['value instead of error'])]
+    """
+    groups: dict[Any, list[Finding]] = {}
+    for i, f in enumerate(findings):
+        groups.setdefault(trigger_key(f) or i, []).append(f)
+    out = []
+    for group in groups.values():
+        first, rest = group[0], group[1:]
+        if not rest:
+            out.append(first)
+            continue
+        members = [*first.same_trigger, *(s for f in rest for s in f.member_signatures())]
+        out.append(
+            replace(
+                first,
+                count=sum(f.count for f in group),
+                variants=_added_variants(group),
+                same_trigger=list(dict.fromkeys(members)),
+                built_from=list(dict.fromkeys([*first.built_from, *(s for f in rest for s in f.built_from)])),
+            )
+        )
+    return out
 
 
 def _merged(group: list[Finding]) -> Finding:
@@ -190,24 +333,30 @@ def _merged(group: list[Finding]) -> Finding:
     first = min(group, key=lambda f: f.signature.oracle)
     modes: dict[str, str] = {}
     scripts = dict(first.scripts)
-    variants: dict[str, dict[str, int]] = {}
     for f in group:
         modes |= f.modes or {f.signature.oracle: f.signature.mode}
         scripts |= {o: text for o, text in f.scripts.items() if o in (f.modes or {f.signature.oracle: ""})}
-        for kind, counts in f.variants.items():
-            into = variants.setdefault(kind, {})
-            for value, n in counts.items():
-                into[value] = into.get(value, 0) + n
     conforming = {o: m for f in group for o, m in f.conforming_modes.items() if o not in modes}
     return replace(
         first,
         count=sum(f.count for f in group),
         first_seen_s=min(f.first_seen_s for f in group),
         scripts=scripts,
-        variants=variants,
+        variants=_added_variants(group),
         framework=first.framework or first.signature.oracle,
         modes=dict(sorted(modes.items())),
         conforming_modes=dict(sorted(conforming.items())),
         built_from=list(dict.fromkeys(s for f in group for s in f.built_from)),
         onnx_model_b64=first.onnx_model_b64 or next((f.onnx_model_b64 for f in group if f.onnx_model_b64), None),
     )
+
+
+def _added_variants(group: list[Finding]) -> dict[str, dict[str, int]]:
+    """The variants of findings merged into one: each value's counts added up."""
+    variants: dict[str, dict[str, int]] = {}
+    for f in group:
+        for kind, counts in f.variants.items():
+            into = variants.setdefault(kind, {})
+            for value, n in counts.items():
+                into[value] = into.get(value, 0) + n
+    return variants

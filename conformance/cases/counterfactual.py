@@ -1,0 +1,188 @@
+"""The counterfactuals of a case: the same call with one feature changed toward its ordinary value, so that the
+features whose change makes a departing case conform name what triggers it (its *trigger*), and not the category
+the generator drew it in.
+
+The features and their ordinary values (:class:`~conformance.core.vocabulary.Feature`):
+
+* the index dtype -> int64; the data dtype -> float32 (the values kept where the dtype can hold them);
+* each attribute -> its default (a required one has none, and is left as it is);
+* out-of-range indices -> into range (every index 0);
+* empty dimensions -> 1; a 0-d array -> 1-D;
+* the layout -> contiguous.
+
+Each counterfactual is retagged (:func:`retagged`) from its own values, so the judge sees what it is, not what the
+original case was.
+
+>>> import numpy as np
+>>> from conformance.core.case import CaseTags
+>>> case = Case("numpy.take", np.arange(4, dtype=np.int16), np.array([9], np.int8), {"axis": 0, "mode": "clip"},
+...     CaseTags("oob-above", "int8", "int"))
+>>> for c in counterfactuals(case):
+...     print(f"{c.words()}: {c.shows} -> {c.ordinary} ({c.case.tags.regime})")
+index dtype: int8 -> int64 (oob-above)
+data dtype: int16 -> float32 (oob-above)
+attribute axis: 0 -> None (oob-above)
+attribute mode: 'clip' -> 'raise' (oob-above)
+out-of-range indices: [9] -> [0] (in-range)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from conformance.core.arrays import dtype_family, dtype_name
+from conformance.core.case import Case, CaseTags
+from conformance.core.vocabulary import POLICY_REGIMES, Feature, Flag, Regime
+from conformance.spec.catalog import spec
+from conformance.spec.policy import ONNX
+from conformance.spec.reference import reference
+
+ORDINARY_INDEX = "int64"
+ORDINARY_DATA = "float32"
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    """``case`` with one ``feature`` changed from the value that ``shows`` to its ``ordinary`` value (as words)."""
+
+    feature: Feature
+    shows: str
+    ordinary: str
+    case: Case
+    detail: str = ""
+    """Which attribute, for :attr:`Feature.ATTRIBUTE`."""
+
+    def words(self) -> str:
+        """``attribute axis`` or ``index dtype``: the feature as a finding names it."""
+        return f"{self.feature.value} {self.detail}".strip()
+
+
+def _short(a: np.ndarray, most: int = 6) -> str:
+    """An array's values in a few words: ``[9, 0]``; ``[1, 2, 3, ...]`` past ``most``."""
+    flat = np.asarray(a).ravel()
+    shown = ", ".join(repr(v.item()) if hasattr(v, "item") else repr(v) for v in flat[:most])
+    return f"[{shown}{', ...' if flat.size > most else ''}]"
+
+
+def _regime(case: Case, was: Regime) -> Regime:
+    """What the case's indices are, read off the reference under the raising policy: an out-of-range index keeps the
+    original's out-of-range regime (or is ``oob-above``); a broken precondition keeps ``was``."""
+    idx = np.asarray(case.indices)
+    if idx.size == 0:
+        return Regime.EMPTY
+    if idx.dtype.kind not in "iu":
+        return Regime.NON_INTEGER
+    try:
+        reference(case.op, case.data, idx, policy=ONNX, check_dtypes=False, **case.attrs)
+    except IndexError:
+        return was if was in POLICY_REGIMES and was is not Regime.NEGATIVE else Regime.OOB_ABOVE
+    except (ValueError, TypeError):
+        return was
+    return Regime.NEGATIVE if bool((idx.astype(object) < 0).any()) else Regime.IN_RANGE
+
+
+def retagged(case: Case, like: CaseTags) -> Case:
+    """``case`` with tags read off its own values (regime, dtypes, flags), the pattern kept from ``like``.
+
+    >>> from conformance.core.case import CaseTags
+    >>> c = Case("numpy.take", np.zeros((2, 0)), np.array([0]), {"axis": 0, "mode": "raise"},
+    ...     CaseTags("oob-above", "int64", "float"))
+    >>> retagged(c, c.tags).tags.words()
+    'in-range, idx:int64, data:float, empty-data'
+    """
+    data, idx = np.asarray(case.data), np.asarray(case.indices)
+    flags: set[Flag] = {f for f in like.flags if f is Flag.BATCH_DIMS}
+    if data.size == 0:
+        flags.add(Flag.EMPTY_DATA)
+    if data.ndim == 0 or idx.ndim == 0:
+        flags.add(Flag.ZERO_D)
+    if not (data.flags.c_contiguous and idx.flags.c_contiguous) and math.prod(data.shape) > 1:
+        flags.add(Flag.NON_CONTIGUOUS)
+    tags = CaseTags(
+        _regime(case, like.regime), idx.dtype.name, dtype_family(data.dtype), like.pattern, frozenset(flags)
+    )
+    return replace(case, tags=tags)
+
+
+def _as(a: np.ndarray, dtype: str) -> np.ndarray | None:
+    """``a``'s values in ``dtype`` where every one survives the round trip (else None)."""
+    try:
+        out = a.astype(dtype)
+        back = out.astype(a.dtype)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    same = np.array_equal(back, a, equal_nan=a.dtype.kind in "fc") if a.dtype.kind in "fc" else np.array_equal(back, a)
+    return out if same else None
+
+
+def _fresh(shape: tuple[int, ...], like: np.ndarray) -> np.ndarray:
+    """Distinct values of ``like``'s dtype in ``shape`` (0, 1, 2... as the dtype holds them)."""
+    n = math.prod(shape)
+    values = np.arange(n) if like.dtype.kind != "b" else np.arange(n) % 2
+    try:
+        return values.astype(like.dtype).reshape(shape)
+    except (TypeError, ValueError):
+        return np.asarray([str(v) for v in values], dtype=like.dtype).reshape(shape)
+
+
+def _unempty(a: np.ndarray) -> np.ndarray | None:
+    """``a`` with each empty dimension of size 1 (fresh values; indices 0), or None where none is empty."""
+    if 0 not in a.shape:
+        return None
+    shape = tuple(d or 1 for d in a.shape)
+    return np.zeros(shape, a.dtype) if a.dtype.kind in "iu" else _fresh(shape, a)
+
+
+def _changes(case: Case) -> list[tuple[Feature, str, str, str, dict[str, Any]]]:
+    """(feature, detail, shows, ordinary, the fields of the case that change) for each feature not ordinary."""
+    data, idx = np.asarray(case.data), np.asarray(case.indices)
+    out: list[tuple[Feature, str, str, str, dict[str, Any]]] = []
+    if idx.dtype.kind in "iub" and idx.dtype.name != ORDINARY_INDEX and (wide := _as(idx, ORDINARY_INDEX)) is not None:
+        out.append((Feature.INDEX_DTYPE, "", idx.dtype.name, ORDINARY_INDEX, {"indices": wide}))
+    name = dtype_name(data.dtype)
+    if name != ORDINARY_DATA and (as_f32 := _as(data, ORDINARY_DATA)) is not None:
+        out.append((Feature.DATA_DTYPE, "", name, ORDINARY_DATA, {"data": as_f32}))
+    for a in spec(case.op).attrs:
+        value = case.attrs.get(a.name, a.default)
+        if not a.required and not _same(value, a.default):
+            attrs = {**case.attrs, a.name: a.default}
+            out.append((Feature.ATTRIBUTE, a.name, repr(value), repr(a.default), {"attrs": attrs}))
+    if case.tags is not None and case.tags.regime in POLICY_REGIMES and data.size:
+        out.append((Feature.OUT_OF_RANGE, "", _short(idx), _short(np.zeros_like(idx)), {"indices": np.zeros_like(idx)}))
+    full_data, full_idx = _unempty(data), _unempty(idx)
+    if full_data is not None or full_idx is not None:
+        shown = f"data {data.shape}, indices {idx.shape}"
+        d, i = full_data if full_data is not None else data, full_idx if full_idx is not None else idx
+        out.append((Feature.EMPTY, "", shown, f"data {d.shape}, indices {i.shape}", {"data": d, "indices": i}))
+    if data.ndim == 0 or idx.ndim == 0:
+        d, i = data.reshape(-1) if data.ndim == 0 else data, idx.reshape(-1) if idx.ndim == 0 else idx
+        out.append((Feature.ZERO_D, "", f"data {data.shape}, indices {idx.shape}", "1-D", {"data": d, "indices": i}))
+    if not (data.flags.c_contiguous and idx.flags.c_contiguous):
+        contiguous = {"data": np.ascontiguousarray(data), "indices": np.ascontiguousarray(idx)}
+        out.append((Feature.LAYOUT, "", "non-contiguous", "contiguous", contiguous))
+    return out
+
+
+def _same(value: Any, default: Any) -> bool:
+    """Whether an attribute's value is its default, by type and value (``True`` is not ``1``)."""
+    if type(value) is not type(default):
+        return False
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def counterfactuals(case: Case) -> list[Counterfactual]:
+    """Every counterfactual of ``case`` (see the module docstring), in the order of the features; none for a
+    feature already ordinary or that cannot change (a string array has no float32 form)."""
+    like = case.tags or CaseTags(Regime.IN_RANGE, np.asarray(case.indices).dtype.name, "")
+    out = []
+    for feature, detail, shows, ordinary, fields in _changes(case):
+        changed = retagged(replace(case, **fields), like)
+        out.append(Counterfactual(feature, shows, ordinary, changed, detail))
+    return out
