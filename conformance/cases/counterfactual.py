@@ -4,7 +4,8 @@ the generator drew it in.
 
 The features and their ordinary values (:class:`~conformance.core.vocabulary.Feature`):
 
-* the index dtype -> int64; the data dtype -> float32 (the values kept where the dtype can hold them);
+* the index dtype -> int64 (where int64 holds the values); the data dtype -> float32 (the values kept where
+  float32 holds them, else fresh ones);
 * each attribute -> its default (a required one has none, and is left as it is);
 * out-of-range indices -> into range (every index 0);
 * empty dimensions -> 1; a 0-d array -> 1-D;
@@ -144,7 +145,9 @@ def _changes(case: Case) -> list[tuple[Feature, str, str, str, dict[str, Any]]]:
     if idx.dtype.kind in "iub" and idx.dtype.name != ORDINARY_INDEX and (wide := _as(idx, ORDINARY_INDEX)) is not None:
         out.append((Feature.INDEX_DTYPE, "", idx.dtype.name, ORDINARY_INDEX, {"indices": wide}))
     name = dtype_name(data.dtype)
-    if name != ORDINARY_DATA and (as_f32 := _as(data, ORDINARY_DATA)) is not None:
+    if name != ORDINARY_DATA:  # the values kept where float32 holds them, else fresh ones (strings, complex)
+        as_f32 = _as(data, ORDINARY_DATA)
+        as_f32 = as_f32 if as_f32 is not None else _fresh(data.shape, np.zeros(0, ORDINARY_DATA))
         out.append((Feature.DATA_DTYPE, "", name, ORDINARY_DATA, {"data": as_f32}))
     for a in spec(case.op).attrs:
         value = case.attrs.get(a.name, a.default)

@@ -73,7 +73,7 @@ def finding_kind(sig: Signature, basis: Ground | None = None) -> FindingKind:
     """The kind of the finding ``sig`` (the module docstring's rule), on its ``basis`` (:func:`finding_basis`)."""
     status = (basis or finding_basis(sig)).status
     worst = sig.policy in STRAY_READS or sig.outcome.kind in FAULTS
-    if status is BasisStatus.DOCUMENTED and sig.outcome.kind is not MismatchKind.PROTOCOL:
+    if status is BasisStatus.DOCUMENTED and sig.outcome.kind not in (MismatchKind.PROTOCOL, MismatchKind.SPEC_SILENT):
         return FindingKind.BUG
     return FindingKind.HAZARD if worst else FindingKind.QUESTION
 

@@ -1,0 +1,201 @@
+"""What a finding says (issue 39): every ground has a status, every finding a kind (bug, hazard, question) and a
+basis, findings are ranked by what they cost a user, words are used only where proven, the gate fails on a new bug
+or hazard (a question only when asked), and a trigger is what a counterfactual proves."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from conformance.cases.counterfactual import counterfactuals, retagged
+from conformance.core.behaviour import Behaviour
+from conformance.core.case import Case, CaseTags
+from conformance.core.outcome import ErrorClass, Outcome
+from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Feature, FindingKind, FindingStatus
+from conformance.gate import baseline as bl
+from conformance.judge.kind import finding_kind, rank
+from conformance.judge.signature import Signature
+from conformance.judge.verdict import PolicyValues, judge, reference_outcome
+from conformance.results.finding import Finding, Tried, by_trigger, ranked
+from conformance.results.run_result import RunResult
+from conformance.spec.basis import BASES, Basis, Silent, departed, ground, unspecified_ground
+from conformance.spec.catalog import ops, spec
+
+
+@pytest.mark.parametrize("op", ops())
+def test_every_ground_of_every_op_has_one_of_the_four_statuses(op: str) -> None:
+    grounds = [ground(op, d) for d in (Decision.POLICY, Decision.DTYPES, Decision.SHAPES)]
+    grounds += [ground(op, Decision.ATTRIBUTE, a.name) for a in spec(op).attrs]
+    grounds += [unspecified_ground(op)] if spec(op).unspecified else []
+    for g in grounds:
+        assert g.status in set(BasisStatus)
+        assert isinstance(g, Silent) is (g.status is BasisStatus.SILENT)
+
+
+@pytest.mark.parametrize("op", ["mlx.take", "mlx.take_along_axis", "mlx.advanced_indexing"])
+def test_mlx_out_of_bounds_indexing_rests_on_its_undefined_behaviour_sentence(op: str) -> None:
+    g = departed(op, ConditionKind.REGIME, "oob-above")
+    assert isinstance(g, Basis) and g.status is BasisStatus.UNDEFINED
+    assert g.quote == "Indexing does not perform bounds checking. Indexing out of bounds is undefined behavior."
+
+
+@pytest.mark.parametrize("op", ["array_api.take", "array_api.take_along_axis"])
+def test_the_array_api_out_of_bounds_indices_are_undefined_not_silent(op: str) -> None:
+    g = unspecified_ground(op)
+    assert g.status is BasisStatus.UNDEFINED and "left unspecified" in g.quote
+
+
+def test_every_op_the_catalog_holds_unspecified_somewhere_has_a_ground_for_it() -> None:
+    for op in BASES:
+        if spec(op).unspecified:
+            assert unspecified_ground(op).status in (BasisStatus.UNDEFINED, BasisStatus.SILENT)
+
+
+def _oob(op: str, value: float, attrs: dict) -> tuple[bool, str, str]:
+    case = Case(op, np.arange(5.0, dtype=np.float32), np.array([7]), attrs, CaseTags("oob-above", "int64", "float"))
+    v = judge(case, reference_outcome(case), Outcome.returned(np.array([value], np.float32)), PolicyValues(case))
+    return v.conforms, str(v.outcome), str(v.behaviour)
+
+
+def test_where_mlx_documents_out_of_bounds_as_undefined_a_policys_value_is_permitted_and_a_stray_one_is_not() -> None:
+    assert _oob("mlx.take_along_axis", 4.0, {"axis": 0}) == (True, "ok", "clamps")
+    assert _oob("mlx.take_along_axis", 2.0, {"axis": 0}) == (True, "ok", "wraps")
+    assert _oob("mlx.take_along_axis", 123.0, {"axis": 0}) == (False, "spec silent", "fills or garbage")
+
+
+def test_a_fill_equal_to_the_documented_fill_is_fills_not_fills_or_garbage() -> None:
+    assert _oob("jax.numpy.take", float("nan"), {"axis": 0, "mode": "fill"}) == (True, "ok", "fills")
+    assert _oob("jax.numpy.take", 0.0, {"axis": 0, "mode": "fill"})[2] == "fills or garbage"
+
+
+def test_a_value_equal_to_the_reference_is_never_garbage() -> None:
+    case = Case(
+        "onnx.Gather-13", np.arange(4.0), np.array([1], np.int8), {"axis": 0}, CaseTags("in-range", "int8", "float")
+    )
+    ref = reference_outcome(case)
+    v = judge(case, ref, Outcome.returned(np.array([1.0])), PolicyValues(case))
+    assert str(v.outcome) == "undocumented dtype accepted" and v.behaviour is Behaviour.AS_DOCUMENTED
+    other = judge(case, ref, Outcome.returned(np.array([3.0])), PolicyValues(case))
+    assert other.behaviour is Behaviour.GARBAGE
+
+
+def test_onnxruntimes_own_kernel_table_makes_refusing_complex_data_its_right() -> None:
+    case = Case(
+        "onnx.Gather-13",
+        np.zeros(3, np.complex64),
+        np.array([1]),
+        {"axis": 0},
+        CaseTags("in-range", "int64", "complex"),
+    )
+    refused = Outcome.raised(TypeError("no kernel"), ErrorClass.DTYPE_UNSUPPORTED)
+    ref = reference_outcome(case)
+    assert judge(case, ref, refused, PolicyValues(case), framework="onnxruntime").conforms
+    assert not judge(case, ref, refused, PolicyValues(case), framework="openvino").conforms
+
+
+def _sig(op: str, outcome: str, policy: str, tags: tuple[str, ...], oracle: str = "x") -> Signature:
+    return Signature(op, oracle, "1", "cpu", "eager", outcome, policy, tags)
+
+
+@pytest.mark.parametrize(
+    ("sig", "kind"),
+    [
+        (_sig("numpy.take", "value instead of error", "wraps", ("bad index",)), FindingKind.BUG),
+        (_sig("numpy.take", "wrong value", "", ("in-range",)), FindingKind.BUG),
+        (_sig("mlx.take", "spec silent", "fills or garbage", ("oob-above",)), FindingKind.HAZARD),
+        (_sig("mlx.take", "crash", "", ("extreme",)), FindingKind.HAZARD),
+        (_sig("paddle.gather", "spec silent", "wraps", ("negative",)), FindingKind.QUESTION),
+        (_sig("paddle.gather", "value instead of error", "garbage", ("bad index",)), FindingKind.HAZARD),
+        (_sig("numpy.take", "NaN payload not kept", "", ("data:float32",)), FindingKind.QUESTION),
+        (_sig("numpy.take", "value instead of error", "", ("empty output",)), FindingKind.QUESTION),
+        (_sig("onnx.Gather", "undocumented dtype accepted", "", ("undocumented dtype",)), FindingKind.QUESTION),
+        (_sig("numpy.take", "protocol error", "", ()), FindingKind.HAZARD),
+    ],
+)
+def test_a_findings_kind_follows_the_status_of_the_sentence_it_rests_on(sig: Signature, kind: FindingKind) -> None:
+    assert finding_kind(sig) is kind
+
+
+def test_bugs_rank_by_severity_then_hazards_then_questions() -> None:
+    in_order = [
+        _sig("numpy.take", "wrong value", "", ("in-range",)),
+        _sig("numpy.take", "value instead of error", "garbage", ("bad index",)),
+        _sig("numpy.take", "value instead of error", "wraps", ("bad index",)),
+        _sig("numpy.take", "dtype rejected", "", ("data dtype",)),
+        _sig("numpy.take", "wrong error (index error, expected shape or attribute error)", "", ("bad index",)),
+        _sig("mlx.take", "spec silent", "fills or garbage", ("oob-above",)),
+        _sig("paddle.gather", "spec silent", "wraps", ("negative",)),
+    ]
+    shuffled = [in_order[i] for i in (3, 6, 0, 5, 1, 4, 2)]
+    assert sorted(shuffled, key=rank) == in_order
+    case = Case("numpy.take", np.zeros(1), np.zeros(1, int))
+    found = [Finding(s, case, Outcome.unsupported(""), {}) for s in shuffled]
+    assert [f.signature for f in ranked(found)] == in_order
+
+
+def _run(findings: list[Finding]) -> RunResult:
+    return RunResult({}, 0, {"x": 1}, {"x": 1}, 1.0, {}, findings)
+
+
+def test_a_new_question_is_reported_and_fails_the_gate_only_when_asked() -> None:
+    case = Case("paddle.gather", np.zeros(1), np.zeros(1, int))
+    question = Finding(_sig("paddle.gather", "spec silent", "wraps", ("negative",)), case, Outcome.unsupported(""), {})
+    bug = Finding(_sig("numpy.take", "wrong value", "", ("in-range",)), case, Outcome.unsupported(""), {})
+    assert bl.check(_run([question]), []) == []
+    assert [p.detail[:10] for p in bl.check(_run([question]), [], questions_fail=True)] == ["question: "]
+    assert [p.detail[:5] for p in bl.check(_run([bug]), [])] == ["bug: "]
+
+
+def test_findings_json_carries_kind_basis_and_trigger() -> None:
+    sig = _sig("numpy.take", "wrong value", "", ("in-range",))
+    tried = [Tried(Feature.INDEX_DTYPE, "", "int8", "int64", "value float64[1]", True)]
+    f = Finding(sig, Case("numpy.take", np.zeros(2), np.zeros(1, np.int8)), Outcome.unsupported(""), {}, tried=tried)
+    d = f.to_json()
+    assert d["kind"] == "bug" and d["basis"]["status"] == "documented" and d["basis"]["quote"]
+    assert d["trigger"] == [t.to_json() for t in tried] and "for int8 indices" in d["title"]
+    assert Finding.from_json(d).tried == tried and Finding.from_json(d).status is FindingStatus.NEW
+
+
+def test_two_findings_with_one_trigger_are_one_fact_and_the_gate_needs_both_accepted() -> None:
+    case = Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8))
+    int8 = [Tried(Feature.INDEX_DTYPE, "", "int8", "int64", "value", True)]
+    wrong = _sig("paddle.take_along_axis", "wrong value", "garbage", ("in-range",), "paddle")
+    value = replace(wrong, outcome="value instead of error", condition=("bad index",))
+    one = by_trigger(
+        [Finding(s, case, Outcome.unsupported(""), {}, framework="paddle", tried=int8) for s in (wrong, value)]
+    )
+    assert len(one) == 1 and one[0].same_trigger == [value]
+    accept_first = bl.Entry(
+        op="paddle.take_along_axis", oracle="paddle", outcome="wrong value", note="n", link="l", at_fault="framework"
+    )
+    assert bl.accepting(one[0], [accept_first]) is None  # the second root cause is still new
+
+
+def test_counterfactuals_change_one_feature_toward_its_ordinary_value_and_retag() -> None:
+    case = Case(
+        "numpy.take",
+        np.zeros((2, 0)),
+        np.array(7, np.uint8),
+        {"axis": 1, "mode": "clip"},
+        CaseTags("oob-above", "uint8", "float"),
+    )
+    got = {c.words(): c for c in counterfactuals(case)}
+    assert set(got) == {"index dtype", "data dtype", "attribute axis", "attribute mode", "empty dimensions", "0-d"}
+    assert got["index dtype"].case.indices.dtype == np.int64
+    assert got["empty dimensions"].case.data.shape == (2, 1)
+    assert got["0-d"].case.indices.shape == (1,)
+    assert str(got["empty dimensions"].case.tags.regime) == "oob-above"  # index 7 on an axis of 1
+
+
+def test_a_counterfactual_is_tagged_by_its_own_values() -> None:
+    case = Case(
+        "numpy.take",
+        np.arange(3.0),
+        np.array([5]),
+        {"axis": 0, "mode": "raise"},
+        CaseTags("oob-above", "int64", "float"),
+    )
+    assert str(retagged(replace(case, indices=np.array([-1])), case.tags).tags.regime) == "negative"
+    assert str(retagged(replace(case, indices=np.array([0])), case.tags).tags.regime) == "in-range"
