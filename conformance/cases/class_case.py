@@ -60,6 +60,9 @@ class ClassCase:
     attr_domain: tuple[AttrRole, AttrValue] | None = None
     """An attribute given a value of this type instead of the class's own
     (:func:`~conformance.cases.translate.domain_value`): ``(axis, float)`` passes ``axis=1.5``."""
+    mode_word: str | None = None
+    """A mode word given to every op that has a ``mode`` instead of the selector's mode (``"promise_in_bounds"``,
+    which only ``jnp.take_along_axis`` lists, given to ``jnp.take``): an op without one cannot express it."""
 
     def __post_init__(self) -> None:
         """The regime, layout and attribute domain given as words become vocabulary members (a ValueError for an unknown

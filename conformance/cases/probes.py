@@ -62,7 +62,7 @@ from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.core.case import Case
 from conformance.core.vocabulary import AttrRole, AttrValue, Layout, Regime
-from conformance.spec.catalog import spec
+from conformance.spec.catalog import spec, specs
 from conformance.spec.plans import EqClass
 
 Shape = tuple[int, ...]
@@ -159,6 +159,7 @@ class _Spec:
     data: str = ""  # "nan" (distinct NaN payloads) or "-0" (signed zeros)
     layout: Layout = Layout.CONTIGUOUS
     attr_domain: tuple[AttrRole, AttrValue] | None = None
+    mode_word: str | None = None
 
 
 _BASE = {
@@ -286,6 +287,54 @@ _ATTR_ROWS = [
     for value in AttrValue
 ]
 """Issue 22's attribute domain: every attribute (by role) given every type of value a user can pass."""
+
+
+def mode_words() -> tuple[str, ...]:
+    """Every mode word some catalog op lists (catalog order), each a value a user can pass to another op's mode.
+
+    >>> mode_words()
+    ('raise', 'wrap', 'clip', 'fill', 'promise_in_bounds')
+    """
+    words = (m for s in specs() if s.mode_attr for m in s.mode_policies if isinstance(m, str))
+    return tuple(dict.fromkeys(words))
+
+
+def lacks_word(op: str, word: str) -> bool:
+    """Whether ``op`` has a mode whose documented domain does not list ``word``.
+
+    >>> lacks_word("jax.numpy.take", "promise_in_bounds"), lacks_word("jax.numpy.take_along_axis", "promise_in_bounds")
+    (True, False)
+    >>> lacks_word("torch.gather", "clip")  # no mode at all: nothing to give the word to
+    False
+    """
+    s = spec(op)
+    return s.mode_attr is not None and word not in s.mode_policies
+
+
+def mode_word_key(word: str) -> str:
+    """The atlas key of a mode-word condition: ``attr-mode-word-promise-in-bounds``."""
+    return f"attr-mode-word-{word.replace('_', '-')}"
+
+
+def _word_classes(word: str) -> tuple[EqClass, ...]:
+    return tuple(eq for eq in EqClass if any(lacks_word(s.key, word) for s in targets(eq)))
+
+
+_MODE_WORD_ROWS = [
+    (
+        AtlasCondition(
+            mode_word_key(w),
+            f'mode given "{w}", another op\'s mode word, where the op does not list it',
+            _A,
+            _word_classes(w),
+        ),
+        _base(mode_word=w),
+    )
+    for w in mode_words()
+    if _word_classes(w)
+]
+"""Each mode word one op lists, given to every other op that has a mode: asked, not assumed refused
+(``jnp.take`` with ``mode="promise_in_bounds"``, which ``jnp.take_along_axis`` takes)."""
 
 
 _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
@@ -488,6 +537,7 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("axis-r", "axis r (out of range)", _A, (E, B)), _moved(3)),
     (AtlasCondition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B)), _moved(-4)),
     *_ATTR_ROWS,
+    *_MODE_WORD_ROWS,
     *((AtlasCondition(f"index-{d}", f"{d} indices", _D, ALL), _base(index_dtype=d)) for d in INDEX_DTYPES),
     (
         AtlasCondition("index-bool", "bool indices (bad input), under every mode of an op", _D, ALL, every_mode=True),
@@ -594,6 +644,7 @@ def _probe(key: str, eq: EqClass, s: _Spec, mode: int) -> Probe:
         mode,
         0,
         s.attr_domain,
+        s.mode_word,
     )
     idx = _indices(cc, s.put)
     if idx.dtype.kind in "iu":
@@ -645,6 +696,14 @@ def runs_mode(op: str, mode: int) -> bool:
 
 def cases_of(probe: Probe, ops: Iterable[str] | None = None) -> list[Case]:
     """The probe's cases, one per op that can express it (:func:`~conformance.cases.translate.translate`),
-    restricted to ``ops`` and to the ops that run its mode selector (:func:`runs_mode`)."""
+    restricted to ``ops`` and to the ops that run its mode selector (:func:`runs_mode`); a mode word goes to
+    the ops that do not list it (:func:`lacks_word`: the others run it under their own mode selectors).
+
+    >>> p = next(p for p in probes(EqClass.BLOCK) if p.condition == "attr-mode-word-promise-in-bounds")
+    >>> [(c.op, c.attrs["mode"]) for c in cases_of(p)]  # doctest: +NORMALIZE_WHITESPACE
+    [('numpy.take', 'promise_in_bounds'), ('jax.numpy.take', 'promise_in_bounds'),
+     ('tensorflow.experimental.numpy.take', 'promise_in_bounds')]
+    """
     cases = translate(probe.class_case, ops, arrays=(probe.data, probe.indices))
-    return [c for c in cases if runs_mode(c.op, probe.class_case.mode)]
+    word = probe.class_case.mode_word
+    return [c for c in cases if runs_mode(c.op, probe.class_case.mode) and (word is None or lacks_word(c.op, word))]

@@ -78,6 +78,10 @@ def op_attrs(cc: ClassCase, s: OpSpec) -> dict[str, Any] | None:
     >>> cc = ClassCase(EqClass.BLOCK, (2, 3), (2,), -1, 0, "int32", "int64", "in-range", False, "contiguous", 2, 0)
     >>> op_attrs(cc, spec("numpy.take")), op_attrs(cc, spec("torch.index_select"))
     ({'axis': -1, 'mode': 'clip'}, {'dim': -1})
+    >>> from dataclasses import replace
+    >>> word = replace(cc, mode_word="promise_in_bounds")  # a mode word: only an op with a mode can take it
+    >>> op_attrs(word, spec("jax.numpy.take")), op_attrs(word, spec("torch.index_select"))
+    ({'axis': -1, 'mode': 'promise_in_bounds'}, None)
     """
     names = {a.name for a in s.attrs}
     attrs: dict[str, Any] = {}
@@ -93,7 +97,9 @@ def op_attrs(cc: ClassCase, s: OpSpec) -> dict[str, Any] | None:
         attrs["batch_dims"] = cc.batch_dims
     if s.mode_attr:
         modes = list(s.mode_policies)
-        attrs[s.mode_attr] = modes[cc.mode % len(modes)]
+        attrs[s.mode_attr] = modes[cc.mode % len(modes)] if cc.mode_word is None else cc.mode_word
+    elif cc.mode_word is not None:
+        return None  # a mode word, and the op has no mode to give it to
     if cc.attr_domain is not None:
         role, value = cc.attr_domain
         name = role_attr(s, role)
