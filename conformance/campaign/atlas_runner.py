@@ -19,7 +19,9 @@ with the file they go to (:mod:`conformance.results.atlas`); each is one
   ``observed_value``: bit-exact arrays, :mod:`conformance.core.encoding`),
   the evidence for the behaviour the cell names;
 * ``probes`` and ``seen``: how many probe cases the cell aggregates and the
-  distinct behaviours among them.
+  distinct behaviours among them; ``cases``, where there are several, each
+  one's attributes and index dtype with its behaviour and observed outcome
+  (:func:`case_entry`).
 
 **Answers that depend on memory are named so in every mode.** Where one mode
 of a framework answers a probe with a value whose shape is the gather of no
@@ -139,6 +141,7 @@ class _Seen:
     count: int = 1
     behaviours: list[Behaviour] = field(default_factory=list)
     roots: list[RootSighting] = field(default_factory=list)
+    cases: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _example(case: Case, ref: str, got: Outcome, ref_value: Any = None) -> dict[str, Any]:
@@ -150,6 +153,26 @@ def _example(case: Case, ref: str, got: Outcome, ref_value: Any = None) -> dict[
     if got.kind is Kind.ERROR and got.message:
         example["message"] = got.message[:MESSAGE_CHARS]
     return example
+
+
+def case_entry(case: Case, behaviour: Behaviour, documented: bool, got: Outcome) -> dict[str, Any]:
+    """One case of a cell that aggregates several (:attr:`~conformance.results.atlas.AtlasCell.cases`): what sets
+    it apart (its attributes, its index dtype) and what the oracle did on it.
+
+    >>> from conformance.core.outcome import ErrorClass
+    >>> case = Case("jax.numpy.take", np.arange(3.0), np.array([True]), {"axis": 0, "mode": "clip"})
+    >>> case_entry(case, Behaviour.RAISES, True, Outcome.raised(ValueError("indices must have an integer type"),
+    ...     ErrorClass.DTYPE_UNSUPPORTED))  # doctest: +NORMALIZE_WHITESPACE
+    {'attrs': {'axis': 0, 'mode': 'clip'}, 'indices': 'bool', 'behaviour': 'raises', 'documented': True,
+     'observed': 'error ValueError (dtype unsupported)'}
+    """
+    return {
+        "attrs": case.to_json()["attrs"],
+        "indices": np.asarray(case.indices).dtype.name,
+        "behaviour": behaviour.value,
+        "documented": documented,
+        "observed": got.describe(),
+    }
 
 
 Sink = Callable[[Probe, Judged], None]
@@ -181,11 +204,15 @@ def _judged(
             why = None if verdict.conforms else unexplained_shape(case, got)
             if why is not None:
                 example["undefined"] = why
-            return AtlasCell(*base, verdict.behaviour, got.error_class, verdict.conforms, example, roots=roots)
+            entry = case_entry(case, verdict.behaviour, verdict.conforms, got)
+            return AtlasCell(
+                *base, verdict.behaviour, got.error_class, verdict.conforms, example, roots=roots, cases=(entry,)
+            )
         except Exception as exc:  # noqa: BLE001 - a judge that fails on a probe is a harness error, never fatal
             failed = f"judge raised {type(exc).__name__}: {exc}"
     example = _example(case, f"harness error: {failed}", got)
-    return AtlasCell(*base, Behaviour.HARNESS_ERROR, got.error_class, False, example)
+    entry = case_entry(case, Behaviour.HARNESS_ERROR, False, got)
+    return AtlasCell(*base, Behaviour.HARNESS_ERROR, got.error_class, False, example, cases=(entry,))
 
 
 def _sort_key(cell: AtlasCell, ops: Mapping[str, int], oracles: Mapping[str, int]) -> tuple[int, int, int, int]:
@@ -247,11 +274,12 @@ class AtlasRun:
             if self.frozen:
                 return
             if cell.key not in self.seen:
-                self.seen[cell.key] = _Seen(cell, 1, [cell.behaviour], list(cell.roots))
+                self.seen[cell.key] = _Seen(cell, 1, [cell.behaviour], list(cell.roots), list(cell.cases))
                 return
             s = self.seen[cell.key]
             s.count += 1
             s.behaviours.append(cell.behaviour)
+            s.cases += cell.cases
             s.roots += [r for r in cell.roots if r not in s.roots]
             if s.shown.documented and not cell.documented:
                 s.shown = cell
@@ -331,6 +359,7 @@ def undefined_in_every_mode(cells: Sequence[AtlasCell], frameworks: Mapping[str,
                 behaviour=Behaviour.GARBAGE,
                 error_class=None,
                 seen=(Behaviour.GARBAGE,),
+                cases=tuple(e if e["documented"] else e | {"behaviour": Behaviour.GARBAGE.value} for e in c.cases),
                 roots=proof.roots,
                 example=c.example | {"undefined": note},
             )
@@ -528,5 +557,7 @@ def _judge_chunk(
 
 
 def _finish(s: _Seen) -> AtlasCell:
-    """The cell a condition's cases make: the one shown, how many, which behaviours, every root cause."""
-    return replace(s.shown, probes=s.count, seen=tuple(dict.fromkeys(s.behaviours)), roots=tuple(s.roots))
+    """The cell a condition's cases make: the one shown, how many, which behaviours, every root cause, and each
+    case's own answer where there are several."""
+    cases = tuple(s.cases) if s.count > 1 else ()
+    return replace(s.shown, probes=s.count, seen=tuple(dict.fromkeys(s.behaviours)), roots=tuple(s.roots), cases=cases)

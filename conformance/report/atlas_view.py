@@ -265,6 +265,7 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
         rows.append(["undefined", str(ex["undefined"])])
     if len(view.seen) > 1 or cell.probes > 1:
         rows.append(["probes", f"{cell.probes} cases (modes, index dtypes): " + ", ".join(view.seen)])
+    rows += [["case", text] for text in case_lines(cell)]
     if len(column.oracles) > 1:
         rows.append(["same on", ", ".join(column.oracles)])
     if view.change:
@@ -276,6 +277,32 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
         "r": rows,
         "f": [[a, f"F{n}", s, titles.get(a, "")] for a, n, s in view.findings],
     }
+
+
+def case_lines(cell: AtlasCell) -> list[str]:
+    """Each case of a cell that aggregates several (:attr:`~conformance.results.atlas.AtlasCell.cases`): what
+    sets it apart from the others (the attributes that differ, the index dtype where they differ), then what the
+    oracle did on it.
+
+    >>> entry = {"attrs": {"axis": 1, "mode": None}, "indices": "bool", "behaviour": "wrong error",
+    ...          "documented": True, "observed": "value float32[2, 3, 2]"}
+    >>> clip = entry | {"attrs": {"axis": 1, "mode": "clip"}, "behaviour": "raises",
+    ...                 "observed": "error ValueError (dtype unsupported)"}
+    >>> cell = AtlasCell("index-bool", "block gather", "jax.numpy.take", "jax", "0.10.2", "wrong error", None, True,
+    ...                  {}, 2, cases=(entry, clip))
+    >>> case_lines(cell)
+    ['mode=None: wrong error (value float32[2, 3, 2])', "mode='clip': raises (error ValueError (dtype unsupported))"]
+    """
+    if len(cell.cases) < 2:
+        return []
+    attrs = [decode_attrs(c.get("attrs") or {}) for c in cell.cases]
+    names = [k for k in attrs[0] if any(repr(a.get(k)) != repr(attrs[0][k]) for a in attrs[1:])]
+    dtypes = len({c.get("indices") for c in cell.cases}) > 1
+    lines = []
+    for c, a in zip(cell.cases, attrs, strict=True):
+        parts = [f"{k}={attr_text(a.get(k))}" for k in names] + ([f"indices {c.get('indices')}"] if dtypes else [])
+        lines.append(f"{', '.join(parts) or 'case'}: {c.get('behaviour')} ({c.get('observed')})")
+    return lines
 
 
 def _columns(cells: Sequence[AtlasCell], oracles: Mapping[str, Mapping[str, Any]]) -> list[Column]:

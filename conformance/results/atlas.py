@@ -14,6 +14,11 @@ A cell (:class:`AtlasCell`) is one (condition, class, op, oracle):
   oracle did (and ``message``, the start of its error message);
 * ``probes`` and ``seen``: how many probe cases the cell aggregates and the
   distinct behaviours among them;
+* ``cases``: where it aggregates more than one, each case in probe order, what
+  sets it apart (its ``attrs`` and index dtype, ``indices``) and what the oracle
+  did on it (``behaviour``, ``documented``, ``observed``): a cell shows one
+  example, and this says what every mode did (JAX 0.10.2's ``jnp.take`` on bool
+  indices returns a value in "fill", raises in "clip", reads index 0 in "wrap");
 * ``roots``: the root cause of each departing probe case, computed by the
   campaign's own rule (:class:`RootSighting`): the report links a cell to the
   finding that stands for it by comparing these, never by parsing words.
@@ -94,6 +99,7 @@ class AtlasCell:
     probes: int = 1
     seen: tuple[Behaviour, ...] = ()
     roots: tuple[RootSighting, ...] = ()
+    cases: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         """Words become vocabulary members (the file's, or a test's)."""
@@ -112,10 +118,11 @@ class AtlasCell:
         return self.behaviour is Behaviour.UNSUPPORTED
 
     def to_json(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("seen", "roots")}
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("seen", "roots", "cases")}
         d["behaviour"] = self.behaviour.value
         d["error_class"] = self.error_class.value if self.error_class else None
-        return d | {"seen": [b.value for b in self.seen], "roots": [r.to_json() for r in self.roots]}
+        d |= {"seen": [b.value for b in self.seen], "roots": [r.to_json() for r in self.roots]}
+        return d | ({"cases": [dict(c) for c in self.cases]} if self.cases else {})
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> AtlasCell:
@@ -123,6 +130,7 @@ class AtlasCell:
         values: dict[str, Any] = {k: v for k, v in d.items() if k in known}
         values["seen"] = tuple(values.get("seen", ()))
         values["roots"] = tuple(RootSighting.from_json(r) for r in values.get("roots", ()))
+        values["cases"] = tuple(dict(c) for c in values.get("cases", ()))
         return cls(**values)
 
 
