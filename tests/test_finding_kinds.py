@@ -150,7 +150,7 @@ def test_a_new_question_is_reported_and_fails_the_gate_only_when_asked() -> None
 
 def test_findings_json_carries_kind_basis_and_trigger() -> None:
     sig = _sig("numpy.take", "wrong value", "", ("in-range",))
-    tried = [Tried(Feature.INDEX_DTYPE, "", "int8", "int64", "value float64[1]", True)]
+    tried = [Tried(Feature.INDEX_DTYPE, "", "int8", "int64", "value float64[1]", True, True)]
     f = Finding(sig, Case("numpy.take", np.zeros(2), np.zeros(1, np.int8)), Outcome.unsupported(""), {}, tried=tried)
     d = f.to_json()
     assert d["kind"] == "bug" and d["basis"]["status"] == "documented" and d["basis"]["quote"]
@@ -160,7 +160,7 @@ def test_findings_json_carries_kind_basis_and_trigger() -> None:
 
 def test_two_findings_with_one_trigger_are_one_fact_and_the_gate_needs_both_accepted() -> None:
     case = Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8))
-    int8 = [Tried(Feature.INDEX_DTYPE, "", "int8", "int64", "value", True)]
+    int8 = [Tried(Feature.INDEX_DTYPE, "", "int8", "int64", "value", True, True)]
     wrong = _sig("paddle.take_along_axis", "wrong value", "garbage", ("in-range",), "paddle")
     value = replace(wrong, outcome="value instead of error", condition=("bad index",))
     one = by_trigger(

@@ -166,6 +166,16 @@ def _sibling(j: Judged) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Written:
+    """What the oracles wrote for a finding's case: their reproducers and short upstream scripts (each keyed
+    by oracle name; an oracle that writes no short script has none) and an ONNX model if one came along."""
+
+    scripts: dict[str, str]
+    upstream: dict[str, str]
+    model: str | None
+
+
 def reproducers(
     case: Case,
     ref: Outcome,
@@ -173,12 +183,27 @@ def reproducers(
     observed: Mapping[str, Outcome],
     roots: Mapping[str, Signature] | None = None,
 ) -> tuple[dict[str, str], str | None]:
-    """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along;
+    """Each oracle's script for ``case`` (keyed by oracle name), and an ONNX model if one came along
+    (:func:`written`, without the short upstream scripts)."""
+    w = written(case, ref, oracles, observed, roots)
+    return w.scripts, w.model
+
+
+def written(
+    case: Case,
+    ref: Outcome,
+    oracles: Sequence[Oracle],
+    observed: Mapping[str, Outcome],
+    roots: Mapping[str, Signature] | None = None,
+) -> Written:
+    """Each oracle's script for ``case``, its short upstream script where it writes one
+    (:attr:`~conformance.core.oracle.Reproducer.upstream`), and an ONNX model if one came along;
     an oracle without 64-bit types expects what the reference gives on the inputs as it receives them.
     Each script judges as the campaign does (:func:`~conformance.judge.judged.judgement`): it reproduces
     while its oracle shows its root cause in ``roots`` (the finding's, for its own oracle), else the one
     it showed here."""
     scripts: dict[str, str] = {}
+    upstream: dict[str, str] = {}
     model = None
     for oracle in oracles:
         info = oracle.info()
@@ -193,9 +218,11 @@ def reproducers(
             scripts[oracle.name] = f"# no reproducer: {type(exc).__name__}: {exc}\n"
             continue
         scripts[oracle.name] = repro.text
+        if repro.upstream:
+            upstream[oracle.name] = repro.upstream
         if "model.onnx" in repro.attachments:
             model = base64.b64encode(repro.attachments["model.onnx"]).decode()
-    return scripts, model
+    return Written(scripts, upstream, model)
 
 
 Lead = tuple[ClassCase, "tuple[Any, Any] | None"]
@@ -323,7 +350,7 @@ def _assembled(
     case = hit.case
     ref = reference_outcome(case)
     with_op = [o for o in (oracles if scripted is None else scripted) if op in infos[o.name].ops]
-    scripts, model = reproducers(case, ref, with_op, {j.oracle: j.outcome for j in own}, {sig.oracle: sig})
+    w = written(case, ref, with_op, {j.oracle: j.outcome for j in own}, {sig.oracle: sig})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
     framework = infos[sig.oracle].framework
     conforming = {
@@ -338,21 +365,25 @@ def _assembled(
         count=sightings.counts[sig],
         first_seen_s=round(first.seconds, 3),
         seed=seed,
-        scripts=scripts,
-        onnx_model_b64=model,
+        scripts=w.scripts,
+        upstream_scripts=w.upstream,
+        onnx_model_b64=w.model,
         class_case=small.to_json(),
         siblings=[_sibling(j) for j in judged if j.case.op != op],
         variants=_variants(sightings, sig) | ({"minimal case also shows it on": also} if also else {}),
         framework=framework,
         conforming_modes=conforming,
-        tried=tried(case, small, mine, infos[sig.oracle], sightings) if mine is not None else [],
+        tried=tried(sig, case, small, mine, infos[sig.oracle], sightings) if mine is not None else [],
     )
 
 
-def tried(case: Case, cc: ClassCase, oracle: Oracle, info: OracleInfo, sightings: Sightings) -> list[Tried]:
+def tried(
+    sig: Signature, case: Case, cc: ClassCase, oracle: Oracle, info: OracleInfo, sightings: Sightings
+) -> list[Tried]:
     """``case``'s counterfactuals (:func:`~conformance.cases.counterfactual.counterfactuals`) run on ``oracle``,
-    each with what it answered to the ordinary value and whether that conforms; a harness error on them is
-    recorded and leaves the finding without a trigger (named by its full condition)."""
+    each with what it answered to the ordinary value, whether that conforms and whether it removes ``sig``'s
+    behaviour; a harness error on them is recorded and leaves the finding without a trigger (named by its full
+    condition)."""
     changed = counterfactuals(case)
     if not changed:
         return []
@@ -362,9 +393,14 @@ def tried(case: Case, cc: ClassCase, oracle: Oracle, info: OracleInfo, sightings
         sightings.error(harness_error(f"counterfactuals of {case.op} on {oracle.name}", exc, cc))
         return []
     return [
-        Tried(c.feature, c.detail, c.shows, c.ordinary, j.outcome.describe(), j.verdict.conforms)
+        Tried(c.feature, c.detail, c.shows, c.ordinary, j.outcome.describe(), j.verdict.conforms, _removes(j, sig))
         for c, j in zip(changed, judged)
     ]
+
+
+def _removes(j: Judged, sig: Signature) -> bool:
+    """Whether a counterfactual's judgement no longer shows ``sig``'s behaviour (it conforms, or departs otherwise)."""
+    return j.verdict.conforms or not j.signature().shows_behaviour_of(sig)
 
 
 def _grown(finding: Finding, sightings: Sightings) -> Finding:
@@ -436,9 +472,7 @@ def quick_finding(
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
-    scripts, model = (
-        reproducers(j.case, j.reference, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else ({}, None)
-    )
+    w = written(j.case, j.reference, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else None
     return Finding(
         sig,
         j.case,
@@ -447,8 +481,9 @@ def quick_finding(
         count,
         round(first.seconds, 3),
         seed,
-        scripts=scripts,
-        onnx_model_b64=model,
+        scripts=w.scripts if w else {},
+        upstream_scripts=w.upstream if w else {},
+        onnx_model_b64=w.model if w else None,
         class_case=first.class_case.to_json(),
         variants=variants or {},
     )

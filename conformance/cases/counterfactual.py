@@ -30,6 +30,7 @@ out-of-range indices: [9] -> [0] (in-range)
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -112,8 +113,10 @@ def retagged(case: Case, like: CaseTags) -> Case:
 def _as(a: np.ndarray, dtype: str) -> np.ndarray | None:
     """``a``'s values in ``dtype`` where every one survives the round trip (else None)."""
     try:
-        out = a.astype(dtype)
-        back = out.astype(a.dtype)
+        with warnings.catch_warnings():  # a complex value cast to float loses its imaginary part: then it is no copy
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            out = a.astype(dtype)
+            back = out.astype(a.dtype)
     except (TypeError, ValueError, OverflowError):
         return None
     same = np.array_equal(back, a, equal_nan=a.dtype.kind in "fc") if a.dtype.kind in "fc" else np.array_equal(back, a)
@@ -182,10 +185,30 @@ def _same(value: Any, default: Any) -> bool:
 
 def counterfactuals(case: Case) -> list[Counterfactual]:
     """Every counterfactual of ``case`` (see the module docstring), in the order of the features; none for a
-    feature already ordinary or that cannot change (a string array has no float32 form)."""
+    feature already ordinary, or whose ordinary value breaks a rule of the op's docs the case kept (an attribute's
+    default that does not fit the case's shapes: a refusal there is no evidence of anything)."""
     like = case.tags or CaseTags(Regime.IN_RANGE, np.asarray(case.indices).dtype.name, "")
+    kept = _broken_rule(case)
     out = []
     for feature, detail, shows, ordinary, fields in _changes(case):
         changed = retagged(replace(case, **fields), like)
-        out.append(Counterfactual(feature, shows, ordinary, changed, detail))
+        if _broken_rule(changed) in (None, kept):
+            out.append(Counterfactual(feature, shows, ordinary, changed, detail))
     return out
+
+
+def _broken_rule(case: Case) -> object:
+    """The precondition of the op's docs the case breaks (the reference's typed error's rule, or its message where
+    it has none), None where it breaks none (a value, or an index error).
+
+    >>> c = Case("mlx.take_along_axis", np.zeros((2, 2)), np.zeros((1, 1), np.int64), {"axis": None})
+    >>> _broken_rule(c) is not None, _broken_rule(replace(c, attrs={"axis": 1}))
+    (True, None)
+    """
+    try:
+        reference(case.op, case.data, case.indices, check_dtypes=False, **case.attrs)
+    except IndexError:
+        return None
+    except (ValueError, TypeError) as exc:
+        return getattr(exc, "rule", None) or str(exc)
+    return None

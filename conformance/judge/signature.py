@@ -61,9 +61,10 @@ class Signature:
         parts = [self.op, self.oracle, self.version, self.device, self.mode, str(self.outcome), policy]
         return "|".join([*parts, ",".join(sorted(self.tags))])
 
-    def words(self, trigger: str = "") -> str:
+    def words(self, trigger: str = "", outcome: str = "") -> str:
         """The signature as a sentence for the report; ``trigger``, where given, names what it is for in place of
-        the condition (a finding's proven trigger).
+        the condition (a finding's proven trigger), and ``outcome`` what happened in place of the judge's word
+        (``undefined by the docs`` for a finding where the docs are not silent but permissive).
 
         >>> sig = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "wrong error", "raises", ("negative",))
         >>> sig.words()
@@ -74,7 +75,24 @@ class Signature:
         pol = f", observed policy {self.policy.value}" if self.policy else ""
         named = trigger or ", ".join(sorted(self.tags))
         cond = f", for {named}" if named else ""
-        return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {self.outcome}{pol}{cond}"
+        what = outcome or str(self.outcome)
+        return f"{self.op} on {self.oracle} {self.version} ({self.device}, {self.mode}): {what}{pol}{cond}"
+
+    def shows_behaviour_of(self, root: Signature) -> bool:
+        """Whether this departure shows ``root``'s behaviour, whatever else departs: the policy word where ``root``
+        names one (a stray read is a stray read, with the dtype refused or not), else the same outcome with no policy
+        word (an index read under some policy is another departure).
+
+        >>> root = Signature("onnx.GatherND", "ov", "1", "cpu", "onnx", "undocumented dtype accepted",
+        ...     "fills or garbage", ("undocumented dtype",))
+        >>> replace(root, outcome="value instead of error", condition=("bad index",)).shows_behaviour_of(root)
+        True
+        >>> replace(root, policy=None).shows_behaviour_of(root)
+        False
+        """
+        if root.policy is not None:
+            return self.policy is root.policy
+        return self.policy is None and self.outcome.kind is root.outcome.kind
 
     def across_versions(self) -> Signature:
         """The same behaviour at any version: what stays equal across an upgrade.

@@ -15,7 +15,7 @@ from typing import Any
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
-from conformance.core.vocabulary import Feature, FindingKind, FindingStatus
+from conformance.core.vocabulary import BasisStatus, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
 from conformance.judge.kind import finding_basis, finding_kind, rank
@@ -27,11 +27,15 @@ from conformance.spec.basis import Ground
 class Tried:
     """One counterfactual of a finding's case (:mod:`conformance.cases.counterfactual`) run on its oracle: the
     feature, the value that shows the behaviour and the ordinary one, what the oracle answered to the ordinary one,
-    and whether that conforms (then the feature is part of the trigger).
+    whether that conforms, and whether it ``removes`` the finding's behaviour (it conforms, or departs only in
+    another way, another finding's: :meth:`~conformance.judge.signature.Signature.shows_behaviour_of`); a feature
+    that removes it is part of the trigger.
 
-    >>> t = Tried("index dtype", "", "int8", "int64", "error IndexError (index out of range)", True)
+    >>> t = Tried("index dtype", "", "int8", "int64", "error IndexError (index out of range)", True, True)
     >>> t.words(), Tried.from_json(t.to_json()) == t
     ('int8 indices: the same as int64 conform (error IndexError (index out of range))', True)
+    >>> Tried("out-of-range indices", "", "[-128]", "[0]", "value float32[1, 1]", False, True).words()
+    'indices [-128]: the same as [0] do not show it (another departure: value float32[1, 1])'
     """
 
     feature: str
@@ -40,6 +44,7 @@ class Tried:
     ordinary: str
     outcome: str
     conforms: bool
+    removes: bool
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "feature", Feature(self.feature))
@@ -59,8 +64,11 @@ class Tried:
 
     def words(self) -> str:
         """The pair a report shows: ``int8 indices: the same as int64 conform (error ...)``."""
-        verdict = "conform" if self.conforms else "still depart"
-        return f"{self.name()}: the same as {self.ordinary} {verdict} ({self.outcome})"
+        if self.conforms:
+            return f"{self.name()}: the same as {self.ordinary} conform ({self.outcome})"
+        if self.removes:
+            return f"{self.name()}: the same as {self.ordinary} do not show it (another departure: {self.outcome})"
+        return f"{self.name()}: the same as {self.ordinary} still show it ({self.outcome})"
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "feature": Feature(self.feature).value}
@@ -83,6 +91,9 @@ class Finding:
     seed: int | None = None
     scripts: dict[str, str] = field(default_factory=dict)
     """Oracle name -> its standalone Python script."""
+    upstream_scripts: dict[str, str] = field(default_factory=dict)
+    """Oracle name -> the same call in a few lines on literal arrays, for an upstream issue text
+    (:mod:`conformance.execution.glance`); empty in files written before them and for oracles that write none."""
     onnx_model_b64: str | None = None
     status: FindingStatus = FindingStatus.NEW
     """Known where the baseline accepts it."""
@@ -112,8 +123,8 @@ class Finding:
 
     @property
     def trigger(self) -> list[Tried]:
-        """The features whose change to the ordinary value makes the case conform: what triggers the finding."""
-        return [t for t in self.tried if t.conforms]
+        """The features whose change to the ordinary value removes the behaviour: what triggers the finding."""
+        return [t for t in self.tried if t.removes]
 
     def trigger_words(self) -> str:
         """The trigger as a finding is named by: its features, or, where no single change removes the behaviour,
@@ -123,7 +134,7 @@ class Finding:
         >>> sig = Signature("paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "wrong value", "garbage",
         ...     ("in-range",))
         >>> f = Finding(sig, Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8)), Outcome.unsupported(""),
-        ...     {}, tried=[Tried("index dtype", "", "int8", "int64", "value", True)])
+        ...     {}, tried=[Tried("index dtype", "", "int8", "int64", "value", True, True)])
         >>> f.trigger_words(), replace(f, tried=[]).trigger_words()
         ('int8 indices', 'in-range')
         """
@@ -134,7 +145,13 @@ class Finding:
     def title(self) -> str:
         """The finding in one line, named by its trigger where one is proven (:meth:`trigger_words`), else by its
         condition (:meth:`~conformance.judge.signature.Signature.words`)."""
-        return self.signature.words(", ".join(t.name() for t in self.trigger))
+        outcome = ""
+        if self.signature.outcome.kind is MismatchKind.SPEC_SILENT:  # "spec silent" only where the docs are
+            outcome = {
+                BasisStatus.UNDEFINED: "undefined by the docs",
+                BasisStatus.IMPLEMENTATION_DEFINED: "left to the implementation by the docs",
+            }.get(self.basis.status, "")
+        return self.signature.words(", ".join(t.name() for t in self.trigger), outcome)
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
@@ -284,11 +301,17 @@ def ranked(findings: list[Finding]) -> list[Finding]:
 
 def trigger_key(f: Finding) -> tuple[Any, ...] | None:
     """What makes two findings one fact by trigger: the framework, version, device, op family and the proven
-    trigger's features with the values that show them; None where no trigger is proven."""
+    trigger's features with the values that show them (out-of-range indices: with the behaviour they show, whatever
+    the values); None where no trigger is proven."""
     if not f.trigger:
         return None
     sig = f.signature
-    features = tuple(sorted((str(t.feature), t.detail, t.shows) for t in f.trigger))
+    behaviour = str(sig.policy or sig.outcome.kind)
+    features = tuple(
+        sorted(
+            (str(t.feature), t.detail, behaviour if t.feature is Feature.OUT_OF_RANGE else t.shows) for t in f.trigger
+        )
+    )
     return (f.framework or sig.oracle, sig.version, sig.device, sig.op, features)
 
 
@@ -299,7 +322,7 @@ def by_trigger(findings: list[Finding]) -> list[Finding]:
     >>> import numpy as np
     >>> sig = Signature("paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "wrong value", "garbage",
     ...     ("in-range",))
-    >>> int8 = [Tried("index dtype", "", "int8", "int64", "value", True)]
+    >>> int8 = [Tried("index dtype", "", "int8", "int64", "value", True, True)]
     >>> case = Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8))
     >>> a = Finding(sig, case, Outcome.unsupported(""), {}, count=2, framework="paddle", tried=int8)
     >>> b = replace(a, signature=replace(sig, outcome="value instead of error", condition=("bad index",)), count=3)
@@ -333,15 +356,19 @@ def _merged(group: list[Finding]) -> Finding:
     first = min(group, key=lambda f: f.signature.oracle)
     modes: dict[str, str] = {}
     scripts = dict(first.scripts)
+    upstream = dict(first.upstream_scripts)
     for f in group:
         modes |= f.modes or {f.signature.oracle: f.signature.mode}
-        scripts |= {o: text for o, text in f.scripts.items() if o in (f.modes or {f.signature.oracle: ""})}
+        own = f.modes or {f.signature.oracle: ""}
+        scripts |= {o: text for o, text in f.scripts.items() if o in own}
+        upstream |= {o: text for o, text in f.upstream_scripts.items() if o in own}
     conforming = {o: m for f in group for o, m in f.conforming_modes.items() if o not in modes}
     return replace(
         first,
         count=sum(f.count for f in group),
         first_seen_s=min(f.first_seen_s for f in group),
         scripts=scripts,
+        upstream_scripts=upstream,
         variants=_added_variants(group),
         framework=first.framework or first.signature.oracle,
         modes=dict(sorted(modes.items())),
