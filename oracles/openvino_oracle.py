@@ -24,8 +24,12 @@ so a compiled model that raised is dropped and the next call compiles it afresh.
 
 Inputs go in as NumPy arrays of the same dtype; bfloat16 as an ``ov.Tensor``
 of its bits (OpenVINO's Python API answers bfloat16 as float16 *bits*, which
-:func:`to_numpy` reads back as bfloat16). OpenVINO tensors have no complex,
-string or object element type, so those are unsupported. What the CPU plugin
+:func:`to_numpy` reads back as bfloat16); strings as NumPy string arrays
+(``ov.Type.string``; an answer of ``str`` read back in the input's own string
+dtype). OpenVINO has no complex or object element type: its opset cannot be
+handed those, so they are unsupported there; its ONNX front end is handed every
+model ONNX can write (complex and string tensors included) and answers for
+itself (it refuses complex ones at conversion). What the CPU plugin
 does to 64-bit inputs (it computes in 32 bits) is its outcome, judged as any.
 
 :func:`unavailable_here` says why there is no "openvino-gpu" (no Intel GPU).
@@ -37,7 +41,11 @@ does to 64-bit inputs (it computes in 32 bits) is its outcome, judged as any.
 >>> front_end.run_in_process("onnx.Gather-13", np.arange(6).reshape(2, 3), np.array([-1]), {"axis": 1}).value.tolist()
 [[2], [5]]
 >>> opset.run_in_process("openvino.GatherND-8", np.array([1 + 2j]), np.array([[0]]), {}).describe()
-'not supported: openvino: data dtype complex128: OpenVINO tensors have no complex element type'
+'not supported: openvino: data dtype complex128: OpenVINO has no complex element type'
+>>> opset.run_in_process("openvino.Gather-8", np.array(["a", "bc"]), np.array([1]), {"axis": 0}).value.tolist()
+['bc']
+>>> front_end.run_in_process("onnx.Gather-13", np.array([1j]), np.array([0]), {}).message.splitlines()[1][:36]
+'Unsupported data type COMPLEX128 exp'
 """
 
 from __future__ import annotations
@@ -48,7 +56,7 @@ from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
 from conformance.execution.scripts import EAGER
-from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
+from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
 
@@ -65,7 +73,8 @@ OPENVINO_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("index < axisdimsize", "out of bound", "out of range")),
     (
         ErrorClass.DTYPE_UNSUPPORTED,
-        ("must be of int32 or int64", "unsupported data type", "element type", "not supported"),
+        # the CPU plugin on strings: "GatherND node ... has unsupported 'data' input precision: string"
+        ("must be of int32 or int64", "unsupported data type", "element type", "not supported", "input precision"),
     ),
     # shape inference's "Check 'output_shape.merge_into(output_shape, indices_pshape)' failed ... Shapes ... are not
     # consistent, except for the dimension at axis index.1" (GatherElements) is about the shapes, whatever "axis" says
@@ -74,7 +83,8 @@ OPENVINO_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
 )
 
-OPENVINO_PRELUDE = '''
+OPENVINO_PRELUDE = (
+    '''
 import numpy as np
 import openvino as ov
 
@@ -97,10 +107,15 @@ def element_type(x):
 
 
 def to_numpy(x, like):
-    """The answer as NumPy; a bfloat16 answer comes as its bits in a float16 array, read back as bfloat16."""
+    """The answer as NumPy; a bfloat16 answer comes as its bits in a float16 array, read back as bfloat16; a string
+    answer (str) in like's own string dtype."""
     value = np.asarray(x)
+    if like.dtype.kind in "US":
+        return strings_like(value, like)
     return value.view(like.dtype) if like.dtype.name == "bfloat16" else value
 '''
+    + STRINGS_LIKE
+)
 
 OPSET_PRELUDE = (
     OPENVINO_PRELUDE
@@ -175,14 +190,17 @@ def run_model(model, data, indices):
 
 
 def openvino_dtype_problem(a: np.ndarray) -> str | None:
-    """Why an OpenVINO tensor cannot hold ``a``, or None.
+    """Why an OpenVINO tensor cannot hold ``a``, or None: OpenVINO has no element type for complex numbers or
+    Python objects (``ov.Type(np.dtype(object))`` raises); strings are ``ov.Type.string``.
 
-    >>> openvino_dtype_problem(np.array(["a"])), openvino_dtype_problem(np.array([1.0])) is None
-    ('OpenVINO tensors have no string or object element type here', True)
+    >>> openvino_dtype_problem(np.array([1j])), openvino_dtype_problem(np.array(["a"])) is None
+    ('OpenVINO has no complex element type', True)
+    >>> openvino_dtype_problem(np.array([None]))
+    'OpenVINO has no element type for Python objects'
     """
-    if a.dtype.kind in "USO":
-        return "OpenVINO tensors have no string or object element type here"
-    return "OpenVINO tensors have no complex element type" if a.dtype.kind == "c" else None
+    if a.dtype.kind == "O":
+        return "OpenVINO has no element type for Python objects"
+    return "OpenVINO has no complex element type" if a.dtype.kind == "c" else None
 
 
 def _info(name: str, mode: str, ops: tuple[str, ...]) -> OracleInfo:
@@ -215,7 +233,9 @@ class OpenVinoOnnxOracle(OnnxOracle):
         super().__init__(info, FRONT_END_PRELUDE)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
-        return openvino_dtype_problem(a) or super().dtype_problem(op, arg, a)
+        """Only what ONNX cannot write (:func:`~oracles.onnx_oracle.type_problem`): a model with complex or
+        string tensors is written, and the front end answers for itself."""
+        return super().dtype_problem(op, arg, a)
 
 
 def oracles_here() -> list[Oracle]:

@@ -29,9 +29,9 @@ down (``GLOG_minloglevel``) before it is imported; the worker discards its outpu
 [4.0, 2.0]
 >>> dygraph.run_in_process("paddle.index_select", np.arange(3.0), np.array([3]), {"axis": 0}).error_class.name
 'INDEX_OUT_OF_RANGE'
->>> dygraph.run_in_process("paddle.take", np.arange(3, dtype=np.uint16), np.array([0]), {}).describe()
-'not supported: paddle: data dtype uint16: Paddle has no uint16 tensors (it reads a NumPy uint16 array as bfloat16
-bits)'
+>>> dygraph.run_in_process("paddle.take", np.arange(3, dtype=np.uint16), np.array([0]), {}).reason
+'paddle: data dtype uint16: Paddle has no uint16 tensors (paddle.uint16 is bfloat16: it reads a NumPy uint16 array \
+as bfloat16 bits)'
 """
 
 from __future__ import annotations
@@ -74,8 +74,15 @@ PADDLE_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "broadcast", "size does not match")),
 )
 
-UNHELD = {"uint16": "(it reads a NumPy uint16 array as bfloat16 bits)", "uint32": "", "uint64": ""}
-"""NumPy dtypes Paddle has no tensors of."""
+UNHELD = {
+    "uint16": "(paddle.uint16 is bfloat16: it reads a NumPy uint16 array as bfloat16 bits)",
+    "uint32": "(paddle.uint32 names no tensor type: paddle.to_tensor and paddle.cast refuse it)",
+    "uint64": "(paddle.uint64 names no tensor type: paddle.to_tensor and paddle.cast refuse it)",
+}
+"""NumPy dtypes Paddle has no tensors of (Paddle 3.3.1, checked by hand: ``paddle.cast(x, "uint32")`` raises
+"Not supported numpy dtype uint32", ``paddle.to_tensor`` of a NumPy uint32 array "tensor.set() supports array with
+bool, float16, float32, float64, int8, int16, int32, int64, uint8 or uint16"; ``paddle.uint16`` prints as
+``paddle.bfloat16``)."""
 
 PADDLE_PRELUDE = '''
 import os

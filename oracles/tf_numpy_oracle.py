@@ -10,7 +10,9 @@ with an entry point of its own (``tensorflow-numpy`` in ``pyproject.toml``):
 its worker is the only process that imports this module, and the plain
 ``tensorflow`` oracles (:mod:`oracles.tensorflow_oracle`) keep TensorFlow's own
 behaviour. Inputs and answers convert as there (``to_native`` and ``to_numpy``
-are the same text).
+are the same text), object arrays included: TensorFlow makes ``tf.string`` of
+one of bytes and refuses one of ints itself ("Failed to convert a NumPy array to
+a Tensor"), as the plain oracles observe.
 
 >>> import numpy as np
 >>> (o,) = oracles_here()
@@ -24,11 +26,8 @@ are the same text).
 
 from __future__ import annotations
 
-import numpy as np
-
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
-from conformance.core.vocabulary import DtypeArg
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.tensorflow_oracle import TF_EAGER, TF_PATTERNS, TF_PRELUDE
@@ -68,9 +67,6 @@ class TfNumpyOracle(FrameworkOracle):
 
         info = OracleInfo("tensorflow-numpy", "tensorflow", tf.__version__, "cpu", "eager (numpy behavior)", TNP_OPS)
         super().__init__(info, TNP_PRELUDE, TF_EAGER, TNP_UNITS)
-
-    def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
-        return "TensorFlow has no object tensors" if a.dtype.kind == "O" else None
 
 
 def oracles_here() -> list[Oracle]:
