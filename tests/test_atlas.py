@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 from collections.abc import Sequence
 
@@ -20,13 +21,14 @@ from conformance.core.arrays import same_bits
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Capabilities, OracleInfo
-from conformance.core.outcome import Outcome
+from conformance.core.outcome import Kind, Outcome
 from conformance.judge.verdict import CANDIDATES, PolicyValues
 from conformance.results.atlas import ATLAS_FORMAT, Atlas, AtlasFileError
 from conformance.spec.catalog import specs
 from conformance.spec.plans import EqClass
 from conformance.spec.policy import CLIP, MODULO, ONNX, WRAP_THEN_CLAMP, WRAP_THEN_FILL, ZERO_FILL, IndexPolicy
 from conformance.spec.reference import reference
+from oracles.base import Oracle
 from oracles.numpy_oracle import oracles_here as numpy_oracles
 
 # -- the probes ------------------------------------------------------------------------
@@ -347,3 +349,130 @@ def test_an_oracle_runs_ahead_through_the_conditions_while_a_slow_one_holds_its_
     assert {c.key for c in atlas.cells} == expected_cells(infos, ops=["numpy.take"])
     mirror = {(c.condition, c.eq_class, c.op, c.behaviour) for c in atlas.cells if c.oracle == "fast"}
     assert mirror == {(c.condition, c.eq_class, c.op, c.behaviour) for c in atlas.cells if c.oracle == "slow"}
+
+
+# -- asked, not assumed (issue 39, point 7) -----------------------------------------------
+
+
+def _installed() -> dict[str, Oracle]:
+    """Every oracle installed here, built in this process (conftest imports Paddle first)."""
+    from oracles import (
+        array_api_oracle,
+        cupy_oracle,
+        iree_oracle,
+        jax_oracle,
+        mlx_oracle,
+        numpy_oracle,
+        onnx_oracle,
+        openvino_oracle,
+        paddle_oracle,
+        tensorflow_oracle,
+        tf_numpy_oracle,
+        torch_oracle,
+        tvm_oracle,
+    )
+
+    modules = (paddle_oracle, numpy_oracle, torch_oracle, tensorflow_oracle, tf_numpy_oracle, onnx_oracle, jax_oracle)
+    modules += (cupy_oracle, mlx_oracle, array_api_oracle, openvino_oracle, iree_oracle, tvm_oracle)
+    return {o.name: o for m in modules for o in m.oracles_here()}
+
+
+@pytest.fixture(scope="module")
+def installed() -> dict[str, Oracle]:
+    return _installed()
+
+
+def _probe_cases(condition_key: str, op_prefix: str) -> list[Case]:
+    return [c for p in all_probes() if p.condition == condition_key for c in cases_of(p) if c.op.startswith(op_prefix)]
+
+
+ASKED = [
+    ("index-bool", "jax.numpy.take", ("jax", "jax-default")),
+    ("attr-mode-word-promise-in-bounds", "jax.numpy.take", ("jax", "jax-default")),
+    ("index-float", "onnx.", ("onnx-reference", "onnxruntime", "onnxruntime-noopt", "onnxruntime-static")),
+    ("attr-axis-numpy-int", "onnx.", ("onnx-reference", "onnxruntime", "openvino-onnx")),
+    ("data-str", "openvino.", ("openvino",)),
+    ("data-str", "onnx.", ("openvino-onnx",)),
+    ("data-complex64", "onnx.", ("openvino-onnx",)),
+    ("data-object", "tensorflow.experimental.numpy.", ("tensorflow-numpy",)),
+]
+"""Atlas probes once declared "not supported" or never probed, each now handed to the framework: its refusal (at
+session creation, at conversion, at trace time) or its value is the cell."""
+
+
+def test_the_probes_issue_39_names_exist_for_every_mode() -> None:
+    """bool indices reach jnp.take under each of its modes, clip and wrap included; jnp.take gets
+    "promise_in_bounds" (jnp.take_along_axis's mode, not its own); float indices reach every ONNX op."""
+    assert {c.attrs["mode"] for c in _probe_cases("index-bool", "jax.numpy.take") if c.op == "jax.numpy.take"} == {
+        None,
+        "fill",
+        "clip",
+        "wrap",
+    }
+    words = _probe_cases("attr-mode-word-promise-in-bounds", "jax.numpy.")
+    assert {(c.op, c.attrs["mode"]) for c in words} == {("jax.numpy.take", "promise_in_bounds")}
+    assert {c.op for c in _probe_cases("index-float", "onnx.")} == {s.key for s in specs() if s.framework == "onnx"}
+
+
+@pytest.mark.parametrize(("condition_key", "op_prefix", "names"), ASKED, ids=[f"{a[0]}:{a[1]}" for a in ASKED])
+def test_these_probes_are_run_not_declared(installed, condition_key, op_prefix, names) -> None:
+    cases = _probe_cases(condition_key, op_prefix)
+    assert cases
+    here = [n for n in names if n in installed]
+    if not here:
+        pytest.skip(f"none of {names} installed")
+    for name in here:
+        oracle = installed[name]
+        for case in (c for c in cases if c.op in oracle.info().ops):
+            out = oracle.run_in_process(case.op, case.data, case.indices, dict(case.attrs))
+            assert out.kind in (Kind.VALUE, Kind.ERROR), (name, case.op, case.attrs, out.describe())
+
+
+def test_jnp_take_answers_bool_indices_under_clip_and_wrap_itself(installed) -> None:
+    """What the atlas now shows (JAX 0.10.2, checked by hand with jax and NumPy alone): "clip" refuses bool
+    indices ("indices must have an integer type"), "wrap" returns a value; "promise_in_bounds" is no mode of
+    jnp.take ("Invalid mode 'promise_in_bounds' for np.take")."""
+    if "jax" not in installed:
+        pytest.skip("no jax")
+    jax = installed["jax"]
+    cases = {c.attrs["mode"]: c for c in _probe_cases("index-bool", "jax.numpy.take") if c.op == "jax.numpy.take"}
+    clip, wrap = (jax.run_in_process(c.op, c.data, c.indices, dict(c.attrs)) for c in (cases["clip"], cases["wrap"]))
+    assert clip.kind is Kind.ERROR and wrap.kind is Kind.VALUE, (clip.describe(), wrap.describe())
+    for word in _probe_cases("attr-mode-word-promise-in-bounds", "jax.numpy.take"):  # block and flattened
+        out = jax.run_in_process(word.op, word.data, word.indices, dict(word.attrs))
+        assert out.kind is Kind.ERROR and "promise_in_bounds" in (out.message or ""), out.describe()
+
+
+CANNOT_EXPRESS = re.compile(
+    r"^(?P<oracle>[\w-]+): ("
+    r"(data|index) dtype \S+: (the array API standard|\w+)( tensors)? has no "  # no such dtype in the framework
+    r"|\w+=.*: ONNX has no (bool|None|integer attribute held in an array)"  # no such ONNX attribute
+    r"|[\w.]+ does not implement "  # no such op
+    r")"
+    r"|^cupy\.take has no mode argument$"  # no such argument
+)
+"""A declaration the atlas keeps: the call cannot be written for the framework at all (a dtype it has no type
+for, an attribute type ONNX lacks, an op or argument it does not have)."""
+
+
+def test_every_declaration_left_is_of_a_call_that_cannot_be_expressed(installed) -> None:
+    """Over every probe of the atlas: each oracle declares a case only where the call cannot be expressed,
+    saying why; never a dtype the framework has a type for (OpenVINO's strings, an ONNX model with complex
+    or string tensors, TensorFlow's object arrays) nor an attribute ONNX carries (a NumPy integer)."""
+    reasons: dict[str, set[str]] = {}
+    for probe in all_probes():
+        for case in cases_of(probe):
+            for name, oracle in installed.items():
+                if case.op not in oracle.info().ops:
+                    continue
+                data, indices = np.asarray(case.data), np.asarray(case.indices)
+                reason = oracle.unsupported_reason(case.op, data, indices, dict(case.attrs))
+                if reason:
+                    reasons.setdefault(name, set()).add(reason)
+    bad = sorted(r for rs in reasons.values() for r in rs if not CANNOT_EXPRESS.match(r))
+    assert not bad, bad
+    onnx_models = {"onnxruntime", "onnx-reference", "openvino-onnx", "iree", "tvm"}
+    for name in onnx_models & set(reasons):  # an ONNX model declares only what ONNX cannot write
+        assert all("Python objects" in r or "attribute" in r for r in reasons[name]), reasons[name]
+    assert not any("dtype <U" in r or "dtype str" in r for r in reasons.get("openvino", ())), reasons["openvino"]
+    assert not reasons.get("tensorflow-numpy"), reasons["tensorflow-numpy"]
