@@ -5,7 +5,9 @@
   units: it executes its prelude and mode text (see :mod:`conformance.execution.scripts`)
   once, calls an op through the same text its reproducer prints, refuses ops
   it does not list and inputs whose dtype its framework cannot hold, and
-  classifies errors with the framework's own message patterns first;
+  classifies errors with the framework's own message patterns first; its
+  reproducers also carry the call in a few lines for an upstream issue
+  (:meth:`FrameworkOracle.call_snippet`, :mod:`conformance.execution.glance`);
 * :data:`STRINGS_LIKE`: prelude text for frameworks that answer strings as
   ``bytes`` or ``str`` objects;
 * :func:`when_installed`: build the oracles of a module, or none if its framework is not installed.
@@ -32,6 +34,7 @@ from conformance.core.judgement import Classifier, Judgement
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import Snippet, glance, with_attrs
 from conformance.execution.scripts import Program, script, unit_source
 from oracles.base import ERROR_PATTERNS, INTERNAL_NEEDLES, INTERNAL_TYPES, Oracle, classify_message
 
@@ -58,7 +61,10 @@ class OpUnit:
     """How one catalog op is called on a framework: a Python expression over
     the framework's own tensors ``data`` and ``indices`` and the ``attrs``
     dict, exactly as the case gives it (the framework's own defaults apply),
-    and the names its oracle's prelude defines.
+    and the names its oracle's prelude defines. ``glance``, where ``call`` goes
+    through a helper of the prelude, is the call as a user writes it for an
+    upstream issue's script (:func:`~conformance.execution.glance.with_attrs`:
+    ``{name}`` is an attribute's value, ``{name=default}`` with its default).
 
     >>> OpUnit("torch.take", "torch.take(data, indices, **attrs)").call
     'torch.take(data, indices, **attrs)'
@@ -66,6 +72,7 @@ class OpUnit:
 
     op: str
     call: str
+    glance: str = ""
 
 
 class MissingUnit(LookupError):
@@ -166,6 +173,37 @@ class FrameworkOracle(Oracle):
         """Files a reproducer carries beside its script, from its :meth:`constants`."""
         return {}
 
+    def snippet(self, case: Case) -> Snippet | None:
+        """The frame of this oracle's short script for ``case`` (:class:`~conformance.execution.glance.Snippet`
+        without its call: imports, settings, inputs, execution mode, output), or None where it has none."""
+        return None
+
+    def call_snippet(self, case: Case) -> Snippet | None:
+        """How this oracle calls ``case``'s op in a few lines (:meth:`snippet` around the op's unit: its
+        ``glance`` text, else its ``call``, the attributes written out), or None where it has no frame.
+
+        >>> from oracles.numpy_oracle import NumpyOracle
+        >>> NumpyOracle().call_snippet(Case("numpy.take", np.arange(3), np.array([1]), {"axis": 0})).call
+        'np.take(data, indices, axis=0)'
+        """
+        frame = self.snippet(case)
+        unit = self.units.get(case.op)
+        if frame is None or unit is None:
+            return None
+        if unit.glance:
+            return frame.with_call(with_attrs(unit.glance, case.attrs, placeholders=True))
+        return frame.with_call(with_attrs(unit.call, case.attrs))
+
+    def upstream_script(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> str:
+        """The short script of ``case`` for an upstream issue (:func:`~conformance.execution.glance.glance`
+        of :meth:`call_snippet`), or "" where none can be written (no frame, an attribute with no source
+        text, more lines than a glance may have)."""
+        try:
+            snippet = self.call_snippet(case)
+            return "" if snippet is None else glance(self._info, case, reference, snippet, observed)
+        except (KeyError, TypeError, ValueError):
+            return ""
+
     def unsupported_reason(
         self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]
     ) -> str | None:
@@ -208,7 +246,8 @@ class FrameworkOracle(Oracle):
         constants = self.constants(case.op, data, indices, case.attrs)
         program = Program(self.prelude, self.mode_source, self.units[case.op].call, constants)
         text = script(self._info, case, reference, program, observed, judgement, self.classifier(observed))
-        return Reproducer(self.name, text, self.attachments(constants))
+        upstream = self.upstream_script(case, reference, observed)
+        return Reproducer(self.name, text, self.attachments(constants), upstream)
 
     def classifier(self, observed: Outcome | None = None) -> Classifier:
         """This oracle's error classification as data for its scripts: the

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import Snippet
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
@@ -76,6 +78,10 @@ class ArrayApiStrictOracle(FrameworkOracle):
         mode = f"eager (API {xp.__array_api_version__})"
         info = OracleInfo("array-api-strict", "array-api-strict", xp.__version__, "cpu", mode, ARRAY_API_OPS)
         super().__init__(info, ARRAY_API_PRELUDE, EAGER, ARRAY_API_UNITS)
+
+    def snippet(self, case: Case) -> Snippet:
+        native = "xp.asarray({array})"
+        return Snippet(("import array_api_strict as xp",), data=native, indices=native)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.name in STANDARD_DTYPES:

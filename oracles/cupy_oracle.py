@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 
 from conformance.core.arrays import BFLOAT16
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import Snippet
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, when_installed
 from oracles.base import Oracle
@@ -56,6 +58,10 @@ class CupyOracle(FrameworkOracle):
         super().__init__(
             OracleInfo("cupy", "cupy", cupy.__version__, "cuda:0", "eager", NUMPY_OPS), CUPY_PRELUDE, EAGER, units
         )
+
+    def snippet(self, case: Case) -> Snippet:
+        native = "cp.asarray({array})"
+        return Snippet(("import cupy as cp",), data=native, indices=native, output="cp.asnumpy({out})")
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":

@@ -25,8 +25,10 @@ of dtype '!torch.str'") is its error.
 
 from __future__ import annotations
 
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.execution.glance import Snippet
 from oracles._common import WHOLE_COMPILER, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
@@ -80,6 +82,29 @@ def to_numpy(x, like):
 '''
 
 
+IREE_SNIPPET = Snippet(
+    (
+        "import iree.compiler as compiler",
+        "import iree.runtime as runtime",
+        "from iree.compiler.extras import onnx_importer",
+        "from iree.compiler.ir import Context",
+    ),
+    run=(
+        "proto = onnx.shape_inference.infer_shapes(model)  # the output's rank: the importer needs it",
+        "info = onnx_importer.ModelInfo(proto)",
+        "module = info.create_module(context=Context()).operation",
+        "onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()",
+        "flags = ['--iree-llvmcpu-target-cpu=host', '--iree-input-demote-f64-to-f32=false']  # float64 stays float64",
+        "vmfb = compiler.compile_str(str(module), target_backends=['llvm-cpu'], input_type='onnx', extra_args=flags)",
+        "module = runtime.load_vm_flatbuffer(vmfb, driver='local-sync')",
+        "out = module[proto.graph.name](data, indices)",
+    ),
+    output="np.asarray({out}.to_host())",
+)
+"""A short script's frame: the model imported as iree-import-onnx does, compiled for llvm-cpu and run on
+local-sync, as the prelude's ``compiled`` does."""
+
+
 class IreeOracle(OnnxOracle):
     """IREE compiling the ONNX oracles' models for the CPU."""
 
@@ -101,6 +126,9 @@ class IreeOracle(OnnxOracle):
             on_request=WHOLE_COMPILER,
         )
         super().__init__(info, IREE_PRELUDE)
+
+    def snippet(self, case: Case) -> Snippet:
+        return IREE_SNIPPET
 
 
 def oracles_here() -> list[Oracle]:

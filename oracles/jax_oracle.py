@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import Snippet
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
@@ -67,17 +69,25 @@ JAX_PATTERNS: Patterns = (
 
 LAX_GATHER_ND = '''
 
-def lax_gather_nd(data, indices):
-    """lax.gather as data[tuple(jnp.moveaxis(indices, -1, 0))] spelled out: the k index
-    columns address data's first k dimensions, which collapse; the rest come whole.
-    0-d indices (no index column at all) go to JAX as they are: it raises its own error."""
-    k, q, r = indices.shape[-1] if indices.ndim else 1, indices.ndim, data.ndim
-    dimension_numbers = jax.lax.GatherDimensionNumbers(
+def lax_gather_nd_numbers(data_shape, indices_shape):
+    """The dimension numbers (as GatherDimensionNumbers' keywords) and slice sizes of
+    data[tuple(jnp.moveaxis(indices, -1, 0))]: the k index columns address data's first k
+    dimensions, which collapse; the rest come whole."""
+    k, q, r = indices_shape[-1] if indices_shape else 1, len(indices_shape), len(data_shape)
+    numbers = dict(
         offset_dims=tuple(range(max(q - 1, 0), max(q - 1, 0) + r - k)),
         collapsed_slice_dims=tuple(range(k)),
         start_index_map=tuple(range(k)),
     )
-    return jax.lax.gather(data, indices, dimension_numbers, slice_sizes=(1,) * k + tuple(data.shape[k:]))
+    return numbers, (1,) * k + tuple(data_shape[k:])
+
+
+def lax_gather_nd(data, indices):
+    """lax.gather as data[tuple(jnp.moveaxis(indices, -1, 0))] spelled out (lax_gather_nd_numbers).
+    0-d indices (no index column at all) go to JAX as they are: it raises its own error."""
+    numbers, slice_sizes = lax_gather_nd_numbers(data.shape, indices.shape)
+    dimension_numbers = jax.lax.GatherDimensionNumbers(**numbers)
+    return jax.lax.gather(data, indices, dimension_numbers, slice_sizes=slice_sizes)
 '''
 """Prelude text: ``jax.lax.gather`` with the dimension numbers of ``x[i0, ..., ik-1]``
 (``index_vector_dim`` the last, as the default), its mode left at the default."""
@@ -133,6 +143,31 @@ class JaxOracle(FrameworkOracle):
         )
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
+        self.x64, self.platform = x64, platform
+
+    def snippet(self, case: Case) -> Snippet:
+        """JAX with 64-bit types on where this oracle has them (off is JAX's default), on its platform."""
+        setup: tuple[str, ...] = ('jax.config.update("jax_enable_x64", True)',) if self.x64 else ()
+        if self.platform == "cpu":
+            setup += ('jax.config.update("jax_platforms", "cpu")',)
+        native = "jnp.asarray({array})"
+        return Snippet(("import jax", "import jax.numpy as jnp"), data=native, indices=native, setup=setup)
+
+    def call_snippet(self, case: Case) -> Snippet | None:
+        """``jax.lax.gather`` written out with the case's own dimension numbers (the prelude's
+        ``lax_gather_nd_numbers``); every other op as its unit calls it.
+
+        >>> s = JaxOracle().call_snippet(Case("jax.lax.gather", np.zeros((2, 3)), np.array([[1]])))
+        >>> print(s.call)
+        jax.lax.gather(data, indices, jax.lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), \
+start_index_map=(0,)), slice_sizes=(1, 3))
+        """
+        if case.op != "jax.lax.gather":
+            return super().call_snippet(case)
+        numbers, sizes = self._namespace["lax_gather_nd_numbers"](np.shape(case.data), np.shape(case.indices))
+        words = ", ".join(f"{k}={v!r}" for k, v in numbers.items())
+        call = f"jax.lax.gather(data, indices, jax.lax.GatherDimensionNumbers({words}), slice_sizes={sizes!r})"
+        return self.snippet(case).with_call(call)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "JAX has no string or object arrays" if a.dtype.kind in "USO" else None

@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.arrays import BFLOAT16
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import EAGER_RUN, Snippet
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
@@ -93,6 +96,21 @@ def prepare(call, attrs):
 
 MLX_MODES = {"eager": EAGER, "compile": MLX_COMPILE}
 
+MLX_RUNS = {"eager": EAGER_RUN, "compile": ("out = mx.compile(lambda data, indices: {call})(data, indices)",)}
+"""Each mode in a short script (:class:`~conformance.execution.glance.Snippet`): the call as it is, or compiled."""
+
+
+def mlx_native(a: np.ndarray) -> str:
+    """A short script's MLX array of ``a``: float64 kept float64 (``mx.array`` alone makes it float32),
+    bfloat16 through its bits.
+
+    >>> mlx_native(np.zeros(1)), mlx_native(np.zeros(1, np.int8))
+    ('mx.array({array}, dtype=mx.float64)', 'mx.array({array})')
+    """
+    if a.dtype == BFLOAT16:
+        return "mx.array({array}.view(np.uint16)).view(mx.bfloat16)"
+    return "mx.array({array}, dtype=mx.float64)" if a.dtype == np.float64 else "mx.array({array})"
+
 
 class MlxOracle(FrameworkOracle):
     """MLX on the CPU, eager or compiled."""
@@ -106,6 +124,21 @@ class MlxOracle(FrameworkOracle):
         described = "compile (mx.compile)" if mode == "compile" else mode
         info = OracleInfo(name, "mlx", version("mlx"), "cpu", described, MLX_OPS, compiles=mode == "compile")
         super().__init__(info, MLX_PRELUDE, MLX_MODES[mode], MLX_UNITS)
+        self._run = MLX_RUNS[mode]
+
+    def snippet(self, case: Case) -> Snippet:
+        """MLX arrays on the CPU (:func:`mlx_native`), the answer back as NumPy (which evaluates it)."""
+        bf16 = np.asarray(case.data).dtype == BFLOAT16
+        output = "np.array({out}.view(mx.uint16)).view(ml_dtypes.bfloat16)" if bf16 else "np.array({out})"
+        data, indices = mlx_native(np.asarray(case.data)), mlx_native(np.asarray(case.indices))
+        return Snippet(
+            ("import mlx.core as mx",),
+            data=data,
+            indices=indices,
+            setup=("mx.set_default_device(mx.cpu)",),
+            run=self._run,
+            output=output,
+        )
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":

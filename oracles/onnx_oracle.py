@@ -30,17 +30,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from conformance.core.arrays import as_dtype
-from conformance.core.case import OpKey
+from conformance.core.arrays import BFLOAT16, as_dtype
+from conformance.core.case import Case, OpKey
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
-from conformance.execution.scripts import EAGER
+from conformance.execution.glance import Snippet
+from conformance.execution.scripts import EAGER, value_source
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
@@ -336,6 +337,42 @@ def model_bytes(
     )
 
 
+def model_lines(
+    op: str, data_dtype: Any, index_dtype: Any, data_dims: Dims, index_dims: Dims, attrs: Mapping[str, Any]
+) -> tuple[str, ...]:
+    """The model of :func:`model_bytes` as a short script builds it with ``onnx.helper`` (the same node,
+    graph name, inputs, opset and IR version; only the producer's name is left out), into ``model``.
+
+    >>> import onnx
+    >>> lines = model_lines("onnx.Gather-13", "float32", "int64", ("d0",), ("i0",), {"axis": 0})
+    >>> print(lines[0])
+    node = onnx.helper.make_node('Gather', ['data', 'indices'], ['output'], axis=0)
+    >>> built = {"onnx": onnx}
+    >>> exec("\\n".join(lines), built)
+    >>> m = onnx.load_from_string(model_bytes("onnx.Gather-13", "float32", "int64", 1, 1, {"axis": 0}))
+    >>> m.ClearField("producer_name")
+    >>> built["model"] == m
+    True
+    """
+    import onnx
+    from onnx import helper
+
+    name, opset = node_and_opset(op)
+    kwargs = "".join(f", {k}={value_source(v)}" for k, v in sorted(attrs.items()))
+    types = [onnx.TensorProto.DataType.Name(tensor_type(as_dtype(d))) for d in (data_dtype, index_dtype)]
+    ir_version = helper.find_min_ir_version_for([helper.make_opsetid("", opset)])
+    info = "onnx.helper.make_tensor_value_info"
+    return (
+        f"node = onnx.helper.make_node({name!r}, ['data', 'indices'], ['output']{kwargs})",
+        f"data_info = {info}('data', onnx.TensorProto.{types[0]}, {list(data_dims)!r})",
+        f"indices_info = {info}('indices', onnx.TensorProto.{types[1]}, {list(index_dims)!r})",
+        f"output_info = {info}('output', onnx.TensorProto.{types[0]}, None)",
+        f"graph = onnx.helper.make_graph([node], '{name.lower()}_{opset}', [data_info, indices_info], [output_info])",
+        f"opsets = [onnx.helper.make_opsetid('', {opset})]  # IR {ir_version}, the lowest for it (onnx would write 14)",
+        f"model = onnx.helper.make_model(graph, opset_imports=opsets, ir_version={ir_version})",
+    )
+
+
 class OnnxOracle(FrameworkOracle):
     """An ONNX runtime: the op is a single-node ``MODEL`` its reproducer embeds and attaches (``model.onnx``)."""
 
@@ -370,13 +407,38 @@ runtime a bool)'
                 return f"{self.name}: {name}={value!r}: {problem}"
         return None
 
-    def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
+    def model_shapes(self, op: str, data: np.ndarray, indices: np.ndarray) -> tuple[int | Dims, int | Dims]:
+        """The shapes of the model's inputs (see :func:`model_bytes`): the case's own with static shapes,
+        else their ranks (symbolic dimensions), GatherND's index tuple length fixed where the runtime needs it."""
         if self.static_shapes:
-            return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.shape, indices.shape, attrs)}
+            return data.shape, indices.shape
         index_dims: int | Dims = indices.ndim
         if self.fixed_tuple_length and node_and_opset(op)[0] == "GatherND" and indices.ndim:
             index_dims = (*_dims(indices.ndim - 1, "i"), indices.shape[-1])
-        return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data.ndim, index_dims, attrs)}
+        return data.ndim, index_dims
+
+    def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
+        data_dims, index_dims = self.model_shapes(op, data, indices)
+        return {"MODEL": model_bytes(op, data.dtype, indices.dtype, data_dims, index_dims, attrs)}
+
+    def call_snippet(self, case: Case) -> Snippet | None:
+        """The op as the single-node model a short script builds (:func:`model_lines`, the very model this
+        oracle runs), then run as :meth:`snippet` (the runtime's frame) says: its run lines follow the model's.
+
+        >>> s = ReferenceOracle().call_snippet(Case("onnx.GatherND-13", np.zeros((2, 2)), np.array([[1]])))
+        >>> s.imports, s.run[1], s.run[-1]
+        (('import onnx', 'from onnx.reference import ReferenceEvaluator'), \
+"data_info = onnx.helper.make_tensor_value_info('data', onnx.TensorProto.DOUBLE, ['d0', 'd1'])", \
+"out = ReferenceEvaluator(model).run(None, {'data': data, 'indices': indices})[0]")
+        """
+        frame = self.snippet(case)
+        if frame is None:
+            return None
+        data, indices = np.asarray(case.data), np.asarray(case.indices)
+        shapes = self.model_shapes(case.op, data, indices)
+        dims = (_dims(shapes[0], "d"), _dims(shapes[1], "i"))
+        lines = model_lines(case.op, data.dtype, indices.dtype, *dims, case.attrs)
+        return replace(frame, imports=("import onnx", *frame.imports), run=(*lines, *frame.run))
 
     def attachments(self, constants: Mapping[str, bytes]) -> dict[str, bytes]:
         return {"model.onnx": constants["MODEL"]}
@@ -404,6 +466,41 @@ class OrtOracle(OnnxOracle):
             f"\nPROVIDERS = {providers!r}\nOPTIMIZATION = {mode.optimization!r}  # onnxruntime.GraphOptimizationLevel\n"
         )
         super().__init__(info, ORT_PRELUDE + settings, mode.static_shapes)
+        self.providers, self.optimization = providers, mode.optimization
+
+    def snippet(self, case: Case) -> Snippet:
+        """A session on the model (its optimization level where it is not onnxruntime's default, ORT_ENABLE_ALL),
+        run on NumPy feeds (strings as str objects); bfloat16, which NumPy cannot hand to onnxruntime, as
+        OrtValues of its bits, the answer read back from its buffer.
+
+        >>> s = OrtOracle(mode=ORT_MODES[1]).snippet(Case("onnx.Gather-13", np.zeros(2), np.array([1])))
+        >>> s.run[1]
+        'options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL'
+        """
+        arrays = [np.asarray(case.data), np.asarray(case.indices)]
+        options: tuple[str, ...] = ()
+        if self.optimization != "ORT_ENABLE_ALL":
+            level = f"ort.GraphOptimizationLevel.{self.optimization}"
+            options = ("options = ort.SessionOptions()", f"options.graph_optimization_level = {level}")
+        given = ", options" if options else ""
+        session = f"session = ort.InferenceSession(model.SerializeToString(){given}, providers={self.providers!r})"
+        feed = "{'data': data, 'indices': indices}"
+        if not any(a.dtype == BFLOAT16 for a in arrays):
+            natives = ["{array}.astype(object)" if a.dtype.kind in "US" else "{array}" for a in arrays]
+            run = (*options, session, f"out = session.run(None, {feed})[0]")
+            return Snippet(("import onnxruntime as ort",), data=natives[0], indices=natives[1], run=run)
+        natives = [
+            "ort.OrtValue.ortvalue_from_numpy_with_onnx_type({array}.view(np.uint16), 16)  # 16: BFLOAT16"
+            if a.dtype == BFLOAT16
+            else "ort.OrtValue.ortvalue_from_numpy({array})"
+            for a in arrays
+        ]
+        run = (*options, session, f"out = session.run_with_ort_values(None, {feed})[0]")
+        bits = "{'data': ({out}.data_ptr(), True), 'shape': tuple({out}.shape()), 'typestr': '<u2', 'version': 3}"
+        output = "np.array(type('Bits', (), {'__array_interface__': " + bits + "})()).view(ml_dtypes.bfloat16)"
+        if arrays[0].dtype != BFLOAT16:
+            output = "{out}.numpy()"
+        return Snippet(("import onnxruntime as ort",), data=natives[0], indices=natives[1], run=run, output=output)
 
 
 class ReferenceOracle(OnnxOracle):
@@ -415,6 +512,15 @@ class ReferenceOracle(OnnxOracle):
         super().__init__(
             OracleInfo("onnx-reference", "onnx", onnx.__version__, "cpu", "reference", ONNX_OPS), REFERENCE_PRELUDE
         )
+
+    def snippet(self, case: Case) -> Snippet:
+        """The model run by ``ReferenceEvaluator`` on NumPy feeds (strings as str objects)."""
+        natives = [
+            "{array}.astype(object)" if np.asarray(a).dtype.kind in "US" else "{array}"
+            for a in (case.data, case.indices)
+        ]
+        run = ("out = ReferenceEvaluator(model).run(None, {'data': data, 'indices': indices})[0]",)
+        return Snippet(("from onnx.reference import ReferenceEvaluator",), data=natives[0], indices=natives[1], run=run)
 
 
 def _ort_oracles() -> list[Oracle]:

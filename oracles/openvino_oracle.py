@@ -52,10 +52,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.arrays import BFLOAT16
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
-from conformance.execution.scripts import EAGER
+from conformance.execution.glance import Snippet
+from conformance.execution.scripts import EAGER, dtype_source
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
@@ -63,10 +66,18 @@ from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
 OPENVINO_OPS = ("openvino.Gather-8", "openvino.GatherElements-6", "openvino.GatherND-8")
 
 OPENVINO_UNITS = (
-    OpUnit("openvino.Gather-8", "gather_8(data, indices, **attrs)"),
-    OpUnit("openvino.GatherElements-6", "gather_elements_6(data, indices, **attrs)"),
-    OpUnit("openvino.GatherND-8", "gather_nd_8(data, indices, **attrs)"),
+    OpUnit(
+        "openvino.Gather-8",
+        "gather_8(data, indices, **attrs)",
+        "ops.gather(d, i, ops.constant(np.int64({axis})), {batch_dims=0})",
+    ),
+    OpUnit(
+        "openvino.GatherElements-6", "gather_elements_6(data, indices, **attrs)", "ops.gather_elements(d, i, {axis})"
+    ),
+    OpUnit("openvino.GatherND-8", "gather_nd_8(data, indices, **attrs)", "ops.gather_nd(d, i, {batch_dims=0})"),
 )
+"""Each op through the prelude's helpers (one compiled model per op, attributes and input types), and, for a short
+script, the node itself over the parameters ``d`` and ``i``."""
 
 OPENVINO_PATTERNS: Patterns = (
     # the CPU plugin's checks: "Check 'index < axisDimSize && index >= -axisDimSize' failed" (GatherElements)
@@ -203,6 +214,26 @@ def openvino_dtype_problem(a: np.ndarray) -> str | None:
     return "OpenVINO has no complex element type" if a.dtype.kind == "c" else None
 
 
+def openvino_native(a: np.ndarray) -> str:
+    """A short script's OpenVINO input: the NumPy array, bfloat16 as an ``ov.Tensor`` of its bits.
+
+    >>> openvino_native(np.zeros((2, 1), BFLOAT16))
+    'ov.Tensor({array}.view(np.uint16), ov.Shape([2, 1]), ov.Type.bf16)'
+    """
+    if a.dtype != BFLOAT16:
+        return "{array}"
+    return f"ov.Tensor({{array}}.view(np.uint16), ov.Shape({list(a.shape)!r}), ov.Type.bf16)"
+
+
+def openvino_output(data: np.ndarray) -> str:
+    """A short script's answer as NumPy (a bfloat16 answer comes as float16 bits)."""
+    return "np.asarray({out})" + (".view(ml_dtypes.bfloat16)" if data.dtype == BFLOAT16 else "")
+
+
+def _element_type(a: np.ndarray) -> str:
+    return "ov.Type.bf16" if a.dtype == BFLOAT16 else f"ov.Type({dtype_source(a.dtype)})"
+
+
 def _info(name: str, mode: str, ops: tuple[str, ...]) -> OracleInfo:
     from importlib.metadata import version
 
@@ -218,6 +249,35 @@ class OpenVinoOracle(FrameworkOracle):
         info = _info("openvino", "opset (one-node ov.Model, CPU plugin)", OPENVINO_OPS)
         super().__init__(info, OPSET_PRELUDE, EAGER, OPENVINO_UNITS)
 
+    def snippet(self, case: Case) -> Snippet:
+        """The node over two parameters of dynamic shapes (their ranks and element types fixed, GatherND's index
+        tuple length too, as the prelude's ``run_op`` builds them) in a one-node ``ov.Model`` compiled for the CPU.
+
+        >>> s = OpenVinoOracle().call_snippet(Case("openvino.GatherND-8", np.zeros((2, 2)), np.array([[1]])))
+        >>> print("\\n".join(s.run[:2]))
+        d = ops.parameter(ov.PartialShape([-1, -1]), ov.Type(np.float64), name='data')
+        i = ops.parameter(ov.PartialShape([-1, 1]), ov.Type(np.int64), name='indices')
+        >>> s.call
+        'ops.gather_nd(d, i, 0)'
+        """
+        data, indices = np.asarray(case.data), np.asarray(case.indices)
+        index_dims = [-1] * indices.ndim
+        if case.op == "openvino.GatherND-8" and index_dims:
+            index_dims[-1] = indices.shape[-1]
+        run = (
+            f"d = ops.parameter(ov.PartialShape({[-1] * data.ndim!r}), {_element_type(data)}, name='data')",
+            f"i = ops.parameter(ov.PartialShape({index_dims!r}), {_element_type(indices)}, name='indices')",
+            "model = ov.Model([{call}], [d, i])",
+            "out = ov.Core().compile_model(model, 'CPU')([data, indices])[0]",
+        )
+        return Snippet(
+            ("import openvino as ov", "import openvino.opset8 as ops"),
+            data=openvino_native(data),
+            indices=openvino_native(indices),
+            run=run,
+            output=openvino_output(data),
+        )
+
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return openvino_dtype_problem(a)
 
@@ -231,6 +291,20 @@ class OpenVinoOnnxOracle(OnnxOracle):
     def __init__(self) -> None:
         info = _info("openvino-onnx", "ONNX front end (openvino.frontend onnx, CPU plugin)", ONNX_OPS)
         super().__init__(info, FRONT_END_PRELUDE)
+
+    def snippet(self, case: Case) -> Snippet:
+        """The model read by OpenVINO (``read_model`` picks its ONNX front end) and compiled for the CPU."""
+        data, indices = np.asarray(case.data), np.asarray(case.indices)
+        run = (
+            "out = ov.Core().compile_model(ov.Core().read_model(model.SerializeToString()), 'CPU')([data, indices])[0]",
+        )
+        return Snippet(
+            ("import openvino as ov",),
+            data=openvino_native(data),
+            indices=openvino_native(indices),
+            run=run,
+            output=openvino_output(data),
+        )
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         """Only what ONNX cannot write (:func:`~oracles.onnx_oracle.type_problem`): a model with complex or

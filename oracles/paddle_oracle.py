@@ -38,9 +38,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.arrays import BFLOAT16
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import EAGER_RUN, Snippet
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
 from oracles.base import Oracle
@@ -152,6 +155,26 @@ def prepare(call, attrs):
 
 PADDLE_MODES = {"eager": EAGER, "static": PADDLE_STATIC}
 
+PADDLE_RUNS = {
+    "eager": EAGER_RUN,
+    "static": (
+        "paddle.enable_static()",
+        'feed, main = {"data": data, "indices": indices}, paddle.static.Program()',
+        "with paddle.static.program_guard(main, paddle.static.Program()):",
+        "    data, indices = (paddle.static.data(k, v.shape, v.dtype) for k, v in feed.items())",
+        "    out = {call}",
+        "out = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[out])[0]",
+    ),
+}
+"""Each mode in a short script (:class:`~conformance.execution.glance.Snippet`): dygraph, or the op built into a
+static program and run by an executor on NumPy feeds."""
+
+PADDLE_SETUP = (
+    'paddle.set_device("cpu")',
+    "paddle.disable_signal_handler()  # a crash dies as one (Paddle's handler prints a C++ stack and exits 0)",
+)
+"""A short script's settings, as the prelude's."""
+
 
 def paddle_error(message: str) -> str:
     r"""The error itself, without the "In user code:" traceback a static graph puts before it (whose source
@@ -184,6 +207,28 @@ class PaddleOracle(FrameworkOracle):
             name, "paddle", version("paddlepaddle"), "cpu", described, PADDLE_OPS, compiles=mode == "static"
         )
         super().__init__(info, PADDLE_PRELUDE, PADDLE_MODES[mode], PADDLE_UNITS)
+        self._static = mode == "static"
+
+    def snippet(self, case: Case) -> Snippet:
+        """Tensors from NumPy in dygraph, NumPy feeds in a static graph; bfloat16 as its uint16 bits either way.
+
+        >>> PaddleOracle("static").call_snippet(Case("paddle.gather_nd", np.zeros(2), np.array([[1]]))).run[-2]
+        '    out = {call}'
+        """
+        bits = ".view(np.uint16)" if np.asarray(case.data).dtype == BFLOAT16 else ""
+        native = "{array}" if self._static else "paddle.to_tensor({array})"
+        output = ("np.asarray({out})" if self._static else "{out}.numpy()") + (
+            ".view(ml_dtypes.bfloat16)" if bits else ""
+        )
+        data = native.replace("{array}", "{array}" + bits)
+        return Snippet(
+            ("import paddle",),
+            data=data,
+            indices=native,
+            setup=PADDLE_SETUP,
+            run=PADDLE_RUNS["static" if self._static else "eager"],
+            output=output,
+        )
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":

@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import EAGER_RUN, Snippet
 from oracles._common import STRINGS_LIKE, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
@@ -112,6 +114,34 @@ kernels."""
 
 TF_MODES = {"eager": TF_EAGER, "function": TF_FUNCTION, "xla": TF_XLA}
 
+TF_RUNS = {
+    "eager": EAGER_RUN,
+    "function": ("out = tf.function(lambda data, indices: {call}, jit_compile=False)(data, indices)",),
+    "xla": ("out = tf.function(lambda data, indices: {call}, jit_compile=True)(data, indices)",),
+}
+"""Each mode in a short script (:class:`~conformance.execution.glance.Snippet`): eager, a graph, XLA."""
+
+TF_ON_CPU = 'tf.config.set_visible_devices([], "GPU")  # on the CPU, as the oracle runs it'
+"""A short script's setting: the CPU, where the oracles pin every call."""
+
+
+def tf_snippet(run: tuple[str, ...], setup: tuple[str, ...] = ()) -> Snippet:
+    """A short script's frame for TensorFlow: ``tf.constant`` inputs (strings as ``tf.string``), the answer's
+    NumPy value; ``run``: the mode (:data:`TF_RUNS`), ``setup``: lines after :data:`TF_ON_CPU`.
+
+    >>> tf_snippet(TF_RUNS["xla"]).with_call("tf.gather(data, indices)").output
+    '{out}.numpy()'
+    """
+    native = "tf.constant({array})"
+    return Snippet(
+        ("import tensorflow as tf",),
+        data=native,
+        indices=native,
+        setup=(TF_ON_CPU, *setup),
+        run=run,
+        output="{out}.numpy()",
+    )
+
 
 XLA_EMPTY_STRINGS = (
     "an empty string tensor under XLA is not run: TF 2.21 refuses it ('Detected unsupported operations') but keeps it "
@@ -134,6 +164,9 @@ class TensorflowOracle(FrameworkOracle):
         name = "tensorflow" if mode == "eager" else f"tensorflow-{mode}"
         info = OracleInfo(name, "tensorflow", tf.__version__, "cpu", mode, TF_OPS, compiles=mode != "eager")
         super().__init__(info, TF_PRELUDE, TF_MODES[mode], TF_UNITS)
+
+    def snippet(self, case: Case) -> Snippet:
+        return tf_snippet(TF_RUNS[self.info().mode])
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         """Empty string data under XLA (:data:`XLA_EMPTY_STRINGS`); nothing else.

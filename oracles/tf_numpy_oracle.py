@@ -26,11 +26,13 @@ a Tensor"), as the plain oracles observe.
 
 from __future__ import annotations
 
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.execution.glance import EAGER_RUN, Snippet
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
-from oracles.tensorflow_oracle import TF_EAGER, TF_PATTERNS, TF_PRELUDE
+from oracles.tensorflow_oracle import TF_EAGER, TF_PATTERNS, TF_PRELUDE, tf_snippet
 
 TNP_OPS = ("tensorflow.experimental.numpy.take", "tensorflow.experimental.numpy.take_along_axis")
 
@@ -67,6 +69,10 @@ class TfNumpyOracle(FrameworkOracle):
 
         info = OracleInfo("tensorflow-numpy", "tensorflow", tf.__version__, "cpu", "eager (numpy behavior)", TNP_OPS)
         super().__init__(info, TNP_PRELUDE, TF_EAGER, TNP_UNITS)
+
+    def snippet(self, case: Case) -> Snippet:
+        """TensorFlow's frame with NumPy behaviour on, as the prelude switches it."""
+        return tf_snippet(EAGER_RUN, ("tnp = tf.experimental.numpy", "tnp.experimental_enable_numpy_behavior()"))
 
 
 def oracles_here() -> list[Oracle]:

@@ -26,9 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from conformance.core.arrays import BFLOAT16
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.glance import EAGER_RUN, Snippet
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
 from oracles.base import Oracle
@@ -128,6 +131,12 @@ dtype or rank would silently run eagerly)."""
 
 TORCH_MODES = {"eager": EAGER, "compile": TORCH_COMPILE}
 
+TORCH_RUNS = {
+    "eager": EAGER_RUN,
+    "compile": ("out = torch.compile(lambda data, indices: {call}, dynamic=True)(data, indices)",),
+}
+"""Each mode in a short script (:class:`~conformance.execution.glance.Snippet`): the call as it is, or compiled."""
+
 
 class TorchOracle(FrameworkOracle):
     """torch on one device, eager or compiled."""
@@ -144,6 +153,27 @@ class TorchOracle(FrameworkOracle):
         info = OracleInfo(name, "torch", torch.__version__, device, words, TORCH_OPS, compiles=compiles)
         super().__init__(info, TORCH_PRELUDE + f"\n\nDEVICE = {device!r}\n", TORCH_MODES[mode], TORCH_UNITS)
         self._last_op = ""
+        self._run = TORCH_RUNS[mode]
+
+    def snippet(self, case: Case) -> Snippet:
+        """Tensors from NumPy on the oracle's device (bfloat16 through its int16 bits), the answer back.
+
+        >>> s = TorchOracle(mode="compile").call_snippet(Case("torch.take", np.zeros(2), np.array([3])))
+        >>> s.data, s.call, s.run == TORCH_RUNS["compile"]
+        ('torch.from_numpy({array})', 'torch.take(data, indices)', True)
+        """
+        device = self.info().device
+        to = "" if device == "cpu" else f".to({device!r})"
+
+        def native(a: np.ndarray) -> str:
+            bits = ".view(np.int16)).view(torch.bfloat16" if np.asarray(a).dtype == BFLOAT16 else ""
+            return f"torch.from_numpy({{array}}{bits}){to}"
+
+        bf16 = np.asarray(case.data).dtype == BFLOAT16
+        output = "{out}.cpu()" + (".view(torch.int16).numpy().view(ml_dtypes.bfloat16)" if bf16 else ".numpy()")
+        return Snippet(
+            ("import torch",), data=native(case.data), indices=native(case.indices), run=self._run, output=output
+        )
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None

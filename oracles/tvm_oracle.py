@@ -18,8 +18,10 @@ compile is its error.
 
 from __future__ import annotations
 
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
+from conformance.execution.glance import Snippet
 from oracles._common import WHOLE_COMPILER, Patterns, when_installed
 from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
@@ -65,6 +67,21 @@ def to_numpy(x, like):
 '''
 
 
+TVM_SNIPPET = Snippet(
+    ("import tvm", "from tvm import relax", "from tvm.relax.frontend.onnx import from_onnx"),
+    data="tvm.runtime.tensor({array})",
+    indices="tvm.runtime.tensor({array})",
+    run=(
+        "module = from_onnx(model, keep_params_in_input=False)",
+        "module = relax.transform.LegalizeOps()(relax.transform.DecomposeOpsForInference()(module))",
+        "out = relax.VirtualMachine(tvm.compile(module, target='llvm'), tvm.cpu())['main'](data, indices)",
+    ),
+    output="{out}.numpy()",
+)
+"""A short script's frame: the model through the Relax ONNX front end, legalized, compiled for llvm and run on a
+Relax VM, as the prelude's ``compiled`` does."""
+
+
 class TvmOracle(OnnxOracle):
     """TVM compiling the ONNX oracles' models for the CPU."""
 
@@ -79,6 +96,9 @@ class TvmOracle(OnnxOracle):
             "tvm", "tvm", version("apache-tvm"), "cpu", mode, ONNX_OPS, compiles=True, on_request=WHOLE_COMPILER
         )
         super().__init__(info, TVM_PRELUDE)
+
+    def snippet(self, case: Case) -> Snippet:
+        return TVM_SNIPPET
 
 
 def oracles_here() -> list[Oracle]:

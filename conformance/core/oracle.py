@@ -78,7 +78,10 @@ class Reproducer:
     """A standalone Python script that re-runs one case on one oracle (its
     framework, device and execution mode) and exits 1 printing ``REPRODUCED``
     when the discrepancy is still there, 0 when it is not; ``attachments`` are
-    files that go beside it (an ONNX model), name -> bytes.
+    files that go beside it (an ONNX model), name -> bytes; ``upstream``, where
+    the oracle can write one, the same call in a few lines on literal arrays for an
+    upstream issue text (``conformance.execution.glance``: it prints what came back
+    and what the docs ask for, and judges nothing).
 
     >>> Reproducer("numpy", "print('hi')").filename
     'repro_numpy.py'
@@ -87,6 +90,7 @@ class Reproducer:
     oracle: str
     text: str
     attachments: Mapping[str, bytes] = field(default_factory=dict)
+    upstream: str = ""
 
     @property
     def filename(self) -> str:

@@ -91,10 +91,10 @@ def unit_source(call: str) -> str:
     return f"def call(data, indices, attrs):\n    return {call}\n"
 
 
-def _dtype_source(dtype: np.dtype) -> str:
+def dtype_source(dtype: np.dtype) -> str:
     """``np.float32``, ``ml_dtypes.bfloat16``, ``'<U3'``, ``object``, ``np.dtype('>i4')``.
 
-    >>> _dtype_source(np.dtype(bool)), _dtype_source(np.dtype(">i4"))
+    >>> dtype_source(np.dtype(bool)), dtype_source(np.dtype(">i4"))
     ('np.bool_', "np.dtype('>i4')")
     """
     if dtype == BFLOAT16:
@@ -165,7 +165,7 @@ def array_source(a: np.ndarray) -> str:
     'np.empty((0, 2), dtype=np.int8)'
     """
     a = np.asarray(a)
-    dtype = _dtype_source(a.dtype)
+    dtype = dtype_source(a.dtype)
     if a.size == 0:
         return f"np.empty({a.shape!r}, dtype={dtype})"
     if a.dtype.kind == "O":
