@@ -3,13 +3,16 @@
 Each text is written to ``upstream/<finding>.md`` in the report folder and sits
 behind a copy button on the finding's card. It says, in the framework's own
 terms: a title (the call, what it did, for which input), the versions and the
-platform, a standalone script that imports only the framework, NumPy and the
-standard library (the finding's own reproducer: it prints ``REPRODUCED`` and
-exits 1 while the behaviour lasts; ``ml_dtypes`` only where the data are
-bfloat16, as NumPy holds them), the doc sentence the behaviour departs from
-(:mod:`conformance.spec.basis`), the expected and observed outcomes, and one
-line on what the other frameworks do on the same atlas condition (or, without
-an atlas, the finding's other oracles).
+platform, a script a maintainer reads in one glance (issue 39: the framework
+call on literal arrays in a few lines, at most 30, importing only the framework
+and NumPy, ``ml_dtypes`` only where the data are bfloat16; it prints what the
+docs ask for, then what the call gave: :mod:`conformance.execution.glance`),
+the doc sentence the behaviour departs from (:mod:`conformance.spec.basis`),
+the expected and observed outcomes, and one line on what the other frameworks
+do on the same atlas condition (or, without an atlas, the finding's other
+oracles). A finding without a short script (a file written before them, an
+oracle that writes none) shows its full reproducer, which prints
+``REPRODUCED`` and exits 1 while the behaviour lasts.
 
 >>> import numpy as np
 >>> from conformance.core.case import Case
@@ -19,9 +22,19 @@ an atlas, the finding's other oracles).
 ...     ("bad index",))
 >>> f = Finding(sig, Case("torch.gather", np.arange(3.0), np.array([3]), {"dim": 0}),
 ...     Outcome.raised(IndexError("out of range"), ErrorClass.INDEX_OUT_OF_RANGE),
-...             {"torch": Outcome.returned(np.array([0.0]))}, scripts={"torch": "import torch\\n"})
->>> print(issue_text(f, {"versions": {"torch": "2.13.0"}, "platform": "Linux", "python": "3.11.7"}).splitlines()[0])
+...             {"torch": Outcome.returned(np.array([0.0]))}, scripts={"torch": "import torch\\n"},
+...             upstream_scripts={"torch": "import numpy as np\\nimport torch\\n"})
+>>> text = issue_text(f, {"versions": {"torch": "2.13.0"}, "platform": "Linux", "python": "3.11.7"})
+>>> print(text.splitlines()[0])
 # `torch.gather(data, indices, dim=0)` returns a value instead of an error (it wraps) for bad index
+>>> print(text.split("## Reproduce", 1)[1].split("## What", 1)[0].strip())
+Save as `repro.py` and run `python repro.py` (it needs only torch and NumPy): it prints what the docs ask for, then
+what the call gives.
+<BLANKLINE>
+```python
+import numpy as np
+import torch
+```
 """
 
 from __future__ import annotations
@@ -60,6 +73,29 @@ def _outcome_words(o: Outcome | None) -> str:
         return f"`{np.asarray(o.value).tolist()!r}` ({o.describe()})"
     message = f": `{o.message}`" if o.message else ""
     return f"{o.describe()}{message}"
+
+
+def _how_to_run(finding: Finding, framework: str, short: bool) -> str:
+    """The sentence before the script: how to run it and what it shows."""
+    if not short:
+        return (
+            "Save as `repro.py` and run `python repro.py`: it prints REPRODUCED and exits 1 while the behaviour lasts."
+        )
+    needs = "NumPy" if framework == "numpy" else f"{framework} and NumPy"
+    line = (
+        f"Save as `repro.py` and run `python repro.py` (it needs only {needs}): it prints what the docs ask for, "
+        "then what the call gives."
+    )
+    observed = finding.outcomes.get(finding.signature.oracle)
+    if observed is None:
+        return line
+    if observed.kind is Kind.ERROR:
+        line += " Here the call raises: its error is the observed outcome."
+    elif observed.kind is Kind.CRASH:
+        line += f" Here the call kills the process ({' '.join(observed.describe().split())})."
+    elif observed.kind is Kind.TIMEOUT:
+        line += " Here the call does not return."
+    return line
 
 
 def _title(finding: Finding) -> str:
@@ -112,7 +148,8 @@ def issue_text(finding: Finding, facts: Mapping[str, Any], links: AtlasLinks | N
     sig = finding.signature
     versions = facts.get("versions", {})
     framework = _framework(facts, sig.oracle)
-    script = finding.scripts.get(sig.oracle, "# no standalone script for this finding")
+    short = finding.upstream_scripts.get(sig.oracle)
+    script = short or finding.scripts.get(sig.oracle, "# no standalone script for this finding")
     observed = finding.outcomes.get(sig.oracle)
     lines = [
         f"# {_title(finding)}",
@@ -125,7 +162,7 @@ def issue_text(finding: Finding, facts: Mapping[str, Any], links: AtlasLinks | N
         "",
         "## Reproduce",
         "",
-        "Save as `repro.py` and run `python repro.py`: it prints REPRODUCED and exits 1 while the behaviour lasts.",
+        _how_to_run(finding, framework, bool(short)),
         "",
         "```python",
         script.rstrip("\n"),
