@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conformance.core.behaviour import BEHAVIOURS, Behaviour
+from conformance.core.blame import Operand, Rule
 from conformance.core.outcome import ErrorClass, Kind
 from conformance.core.vocabulary import (
     ConditionKind,
@@ -288,6 +289,8 @@ VOCABULARY: tuple[type[Enum], ...] = (
     Behaviour,
     Kind,
     ErrorClass,
+    Rule,
+    Operand,
 )
 """The shared vocabulary (``conformance.core``): code elsewhere compares members, never the words."""
 

@@ -6,28 +6,64 @@ that a script judges with the campaign's rules, not a copy of them.
 
 >>> Classifier(("IndexError", "index 5", "index out of range")).seen[2]
 'index out of range'
+
+A message is matched by whole words (:func:`says`, whose source both the
+oracle and the script run): "newaxis" does not say "axis".
+
+>>> says("numpy.newaxis (`none`) and integer arrays are valid indices", "axis"), says("axis 2 is out of bounds", "axis")
+(False, True)
+>>> says("shapes (2,) and (3,)", "shape"), says("shapes (2,) and (3,)", "shape*"), says("is not in [0, 3)", "not in [")
+(False, True, True)
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import ErrorGroup
 
+SAYS_SOURCE = r'''
+def says(text, needle):
+    """Whether ``text`` says ``needle`` in whole words, a last resort after the error's type: no word character (a
+    letter, digit or underscore) right before it where it begins with one, none right after it where it ends with one,
+    unless it ends with ``*`` (a stem: ``dimension*`` says "dimensions" too)."""
+    stem = needle.endswith("*")
+    word = needle[:-1] if stem else needle
+    pattern = (r"\b" if re.match(r"\w", word) else "") + re.escape(word)
+    if not stem and re.search(r"\w$", word):
+        pattern += r"\b"
+    return re.search(pattern, text) is not None
+'''
+"""How a needle matches an error message, as source text: the oracles run it (:func:`says`) and every script prints it,
+so that a script classifies its error exactly as its oracle did."""
+
+_namespace: dict[str, object] = {"re": re}
+exec(SAYS_SOURCE, _namespace)  # noqa: S102 - our own source text
+says = cast(Callable[[str, str], bool], _namespace["says"])
+"""``says(text, needle)``: :data:`SAYS_SOURCE`, run."""
+
 
 @dataclass(frozen=True)
 class Classifier:
     """The oracle's own error classification, as data a script prints: the
     error it saw with the class it gave (``seen``: type, message, class word),
-    the exception types that are the framework's fault (``internal_types``),
-    and its message rows, first match wins (``rows``: class word, needles)."""
+    the exception types that are the framework's fault (``internal_types``) and
+    the message fragments that are (``internal_needles``), the exception types
+    whose class needs no message (``types``: class word, type names), and its
+    message rows, first match wins (``rows``: class word, needles; matched by
+    :func:`says`). The script tries them in that order, as the oracle does."""
 
     seen: tuple[str, str, str] | None = None
     internal_types: tuple[str, ...] = ()
     rows: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    internal_needles: tuple[str, ...] = ()
+    types: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

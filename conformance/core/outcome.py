@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.arrays import dtype_name
+from conformance.core.blame import DtypeArg, Rule
 from conformance.core.encoding import decode_array, encode_array
 from conformance.core.word import Word
 
@@ -49,7 +50,15 @@ class ErrorClass(Word):
 
 @dataclass
 class Outcome:
-    """Exactly what happened when an oracle ran a case."""
+    """Exactly what happened when an oracle ran a case.
+
+    What an error blames travels as fields, never only in its message: the
+    reference's precondition errors carry the ``rule`` they state and the
+    ``argument`` they blame (:mod:`conformance.spec.errors`); a framework's
+    error carries the argument whose dtype it refused (``dtype_argument``)
+    where the oracle can tell (it failed converting that argument). Each is
+    None where unknown, and written to JSON only where known.
+    """
 
     kind: Kind
     value: np.ndarray | None = None
@@ -60,6 +69,9 @@ class Outcome:
     exit_code: int | None = None
     reason: str | None = None
     seconds: float = 0.0
+    rule: Rule | None = None
+    argument: str | None = None
+    dtype_argument: DtypeArg | None = None
 
     @classmethod
     def returned(cls, value: np.ndarray, seconds: float = 0.0) -> Outcome:
@@ -137,11 +149,20 @@ class Outcome:
         >>> o = Outcome.returned(np.array([np.nan, -0.0], dtype=np.float32))
         >>> Outcome.from_json(o.to_json()).value.tobytes() == o.value.tobytes()
         True
+        >>> refused = Outcome(Kind.ERROR, error_type="ValueError", rule=Rule.RANK_MISMATCH, argument="indices")
+        >>> back = Outcome.from_json(refused.to_json())
+        >>> back.rule, back.argument, back.dtype_argument, "dtype_argument" in refused.to_json()
+        (<Rule.RANK_MISMATCH: 'rank mismatch'>, 'indices', None, False)
         """
         d = asdict(self)
         d["kind"] = self.kind.value
         d["error_class"] = self.error_class.value if self.error_class else None
         d["value"] = encode_array(self.value) if self.value is not None else None
+        for name in _BLAME_FIELDS:  # written only where known: files without them read as before
+            if d[name] is None:
+                del d[name]
+            else:
+                d[name] = str(d[name])
         return d
 
     @classmethod
@@ -150,4 +171,10 @@ class Outcome:
         d["kind"] = Kind(d["kind"])
         d["error_class"] = ErrorClass(d["error_class"]) if d.get("error_class") else None
         d["value"] = decode_array(d["value"]) if d.get("value") is not None else None
+        d["rule"] = Rule(d["rule"]) if d.get("rule") else None
+        d["dtype_argument"] = DtypeArg(d["dtype_argument"]) if d.get("dtype_argument") else None
         return cls(**d)
+
+
+_BLAME_FIELDS = ("rule", "argument", "dtype_argument")
+"""The fields of what an error blames (absent from files written before them, and wherever unknown)."""

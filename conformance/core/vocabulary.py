@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from conformance.core.blame import DtypeArg, Rule
 from conformance.core.outcome import ErrorClass
 from conformance.core.word import Word
 
@@ -99,13 +100,6 @@ class Layout(Word):
 
 DRAWN_LAYOUTS: tuple[Layout, ...] = (Layout.CONTIGUOUS, Layout.STRIDED, Layout.FORTRAN)
 """The layouts a campaign draws (the atlas probes the others too)."""
-
-
-class DtypeArg(Word):
-    """Which argument a dtype belongs to."""
-
-    DATA = "data"
-    INDEX = "index"
 
 
 class ErrorGroup(Word):
@@ -295,7 +289,7 @@ class Condition:
     its structural flags (``shapes refused`` on empty data: ``empty_data``).
     :meth:`words` is its form in JSON and in baseline entries (``tags``).
 
-    >>> Condition.precondition("rank mismatch").words(), Condition.of(ConditionKind.BAD_INDEX).words()
+    >>> Condition.precondition(Rule.RANK_MISMATCH).words(), Condition.of(ConditionKind.BAD_INDEX).words()
     (('precondition: rank mismatch',), ('bad index',))
     >>> Condition.regime(Regime.OOB_ABOVE, [Flag.ZERO_D]).words(), Condition.any().words()
     (('oob-above', '0-d'), ())
@@ -330,8 +324,8 @@ class Condition:
         return cls(ConditionKind.DATA_DTYPE_VALUES, dtype)
 
     @classmethod
-    def precondition(cls, rule: str) -> Condition:
-        return cls(ConditionKind.PRECONDITION, rule)
+    def precondition(cls, rule: Rule) -> Condition:
+        return cls(ConditionKind.PRECONDITION, rule.value)
 
     @classmethod
     def regime(cls, regime: Regime, flags: Iterable[Flag] = ()) -> Condition:
@@ -394,8 +388,9 @@ class Condition:
             return cls.dtype(DtypeArg(first.removesuffix(_DTYPE_SUFFIX)))
         if not rest and first.startswith(_VALUES_PREFIX):
             return cls.data_values(first.removeprefix(_VALUES_PREFIX))
-        if not rest and first.startswith(_PRECONDITION_PREFIX):
-            return cls.precondition(first.removeprefix(_PRECONDITION_PREFIX))
+        rule = first.removeprefix(_PRECONDITION_PREFIX)
+        if not rest and first.startswith(_PRECONDITION_PREFIX) and rule in set(Rule):
+            return cls.precondition(Rule(rule))
         if first in {r.value for r in Regime} and all(t in {f.value for f in STRUCTURAL_FLAGS} for t in rest):
             return cls.regime(Regime(first), [Flag(t) for t in rest])
         if not rest and "=" in first:

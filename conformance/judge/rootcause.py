@@ -20,8 +20,8 @@ A finding is one root cause (a :class:`~conformance.judge.signature.Signature`):
   - an index never checked because the output is empty is one finding per
     oracle and op family (``empty output``), whatever the regime;
   - a precondition accepted that the docs reject is one finding per rule
-    broken (``precondition: rank mismatch``...), read off the reference's
-    error, whatever the indices;
+    broken (``precondition: rank mismatch``...), the rule the reference's
+    error carries (a field, never read off its message), whatever the indices;
   - a policy seen on bad indices is one finding per behaviour (wraps, on
     ``bad index``), whatever the regime (negative, above, below, at the
     dtype's limits: the regimes are variants) and the shapes; indices
@@ -77,7 +77,9 @@ import numpy as np
 
 from conformance.core.arrays import dtype_family, dtype_name, same_bits
 from conformance.core.behaviour import Behaviour
+from conformance.core.blame import Rule
 from conformance.core.case import Case, OpKey
+from conformance.core.judgement import says
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import (
@@ -94,32 +96,8 @@ from conformance.core.vocabulary import (
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import PolicyValues, Verdict, fitting_words, observed_policy
 
-PRECONDITION_RULES: tuple[tuple[str, str], ...] = (
-    # a wrong type first, before the attribute's own rules: ``batch_dims must be an integer, got bool``
-    ("must be an int", "attribute type"),
-    ("must be a scalar", "attribute type"),
-    ("must be a bool", "attribute type"),
-    ("must be one of", "attribute value"),
-    ("exactly one index", "0-d input"),
-    ("dimensions of params", "batch mismatch"),
-    ("dimensions of data", "batch mismatch"),
-    ("batch_dims", "batch_dims out of range"),
-    ("must equal indices.ndim", "rank mismatch"),
-    ("same rank", "rank mismatch"),
-    ("indices must have rank", "0-d indices"),
-    ("rank >= 1", "0-d input"),
-    ("must not exceed", "index larger than input"),
-    ("not broadcastable", "not broadcastable"),
-    ("must equal input.shape", "shapes differ"),
-    ("indices.shape[-1]", "index tuple length"),
-    ("must be 1-d", "index rank"),
-    ("0-d or 1-d", "index rank"),
-    ("is out of range for a rank", "axis out of range"),
-)
-"""The rule a precondition error of the reference names (first match of a
-fragment of its message), as a short condition."""
-UNNAMED_RULE = "precondition"
-"""The rule of a precondition error no fragment of :data:`PRECONDITION_RULES` names."""
+UNNAMED_RULE = Rule.UNNAMED
+"""The rule of a reference error that carries none (:attr:`~conformance.core.outcome.Outcome.rule`)."""
 
 BAD_INDEX = Condition.of(ConditionKind.BAD_INDEX)
 BEYOND_INT32 = Condition.of(ConditionKind.BEYOND_INT32)
@@ -128,8 +106,9 @@ that do not fit in int32 (where a framework that narrows them answers
 whatever the narrowed value reads)."""
 
 INDEX_WORDS = ("index", "indices", "tindices", "out_type")
-"""Words by which a dtype error speaks of the index argument (TF names its
-index dtype attribute ``Tindices`` or ``out_type``)."""
+"""Whole words by which a dtype error speaks of the index argument (TF names its
+index dtype attribute ``Tindices`` or ``out_type``), read only where the oracle
+could not tell which argument it refused (:func:`rejected_dtype`)."""
 
 POLICY_WORDS = frozenset(
     {
@@ -278,18 +257,6 @@ def family(op: str) -> str:
     return OpKey.parse(op).family
 
 
-def precondition_rule(message: str) -> str:
-    """The rule a reference precondition error names.
-
-    >>> precondition_rule("torch.gather: data and indices must have the same rank, got 2 and 1")
-    'rank mismatch'
-    >>> precondition_rule("openvino.GatherND: batch_dims must be an integer, got bool True")  # a type, not a range
-    'attribute type'
-    """
-    text = message.lower()
-    return next((rule for needle, rule in PRECONDITION_RULES if needle in text), UNNAMED_RULE)
-
-
 def dtype_word(name: str) -> str:
     """A dtype as a variant: complex (both widths) as one, others by name.
 
@@ -301,8 +268,12 @@ def dtype_word(name: str) -> str:
 
 def rejected_dtype(case: Case, got: Outcome) -> tuple[DtypeArg, str]:
     """Which of the case's dtypes a ``dtype rejected`` error blames, and the
-    dtype (:func:`dtype_word`): the index dtype when the message names it or
-    speaks of the index (and does not name the data's dtype), else the data dtype.
+    dtype (:func:`dtype_word`): the argument the oracle was converting when it
+    raised (:attr:`~conformance.core.outcome.Outcome.dtype_argument`), where it
+    says; else, as a last resort, the message's whole words
+    (:func:`~conformance.core.judgement.says`): the index dtype when the message
+    names it or speaks of the index (and does not name the data's dtype), else
+    the data dtype.
 
     >>> complex_data = Case("t.g", np.zeros(2, np.complex64), np.zeros(1, np.int16), {})
     >>> rejected_dtype(complex_data, Outcome(Kind.ERROR, message="no kernel for complex64"))
@@ -310,10 +281,14 @@ def rejected_dtype(case: Case, got: Outcome) -> tuple[DtypeArg, str]:
     >>> tf = "Value for attr 'out_type' of int8 is not in the list of allowed values: int32, int64"
     >>> rejected_dtype(Case("t.g", np.zeros(2, np.int32), np.zeros(1, np.int8), {}), Outcome(Kind.ERROR, message=tf))
     (<DtypeArg.INDEX: 'index'>, 'int8')
+    >>> rejected_dtype(complex_data, Outcome(Kind.ERROR, message="index error", dtype_argument=DtypeArg.DATA))
+    (<DtypeArg.DATA: 'data'>, 'complex')
     """
     data, index = dtype_name(np.asarray(case.data).dtype), np.asarray(case.indices).dtype.name
+    if got.dtype_argument is not None:  # the oracle knows which argument it refused: no message is read
+        return got.dtype_argument, index if got.dtype_argument is DtypeArg.INDEX else dtype_word(data)
     text = (got.message or "").lower().split("allowed values")[0]  # the list of what is accepted names no culprit
-    if (index in text and data not in text) or any(word in text for word in INDEX_WORDS):
+    if (says(text, index) and not says(text, data)) or any(says(text, word) for word in INDEX_WORDS):
         return DtypeArg.INDEX, index
     return DtypeArg.DATA, dtype_word(data)
 
@@ -407,7 +382,7 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
     broken_rule = reference is not None and reference.error_class in PRECONDITION_ERRORS
     if broken_rule and outcome in (MismatchKind.VALUE_INSTEAD_OF_ERROR, MismatchKind.WRONG_ERROR):
         assert reference is not None
-        return Condition.precondition(precondition_rule(reference.message or ""))
+        return Condition.precondition(reference.rule or UNNAMED_RULE)  # the reference's own field, not its message
     silent = outcome is MismatchKind.SPEC_SILENT
     if tags.regime in POLICY_REGIMES and (verdict.behaviour in POLICY_WORDS or silent):
         if np.asarray(case.data).size == 0:  # from empty data: the gathered axis is empty, whatever the index held

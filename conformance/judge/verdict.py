@@ -41,6 +41,7 @@ from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import POLICY_REGIMES, PRECONDITION_ERRORS, ErrorGroup, Mismatch, MismatchKind
 from conformance.spec.basis import RUNTIME_LIMITS, regime_permitted
 from conformance.spec.catalog import TYPE_CONSTRAINED, spec
+from conformance.spec.errors import IndexOutOfRangeError, PreconditionError
 from conformance.spec.policy import (
     CLIP,
     MODULO,
@@ -196,26 +197,28 @@ class Verdict:
 
 
 def reference_outcome(case: Case) -> Outcome:
-    """The reference's :class:`Outcome` for ``case``: an IndexError is an
-    index error, anything else a precondition (shape or attribute) error.
+    """The reference's :class:`Outcome` for ``case``, from its error's type and
+    fields (:mod:`conformance.spec.errors`), never its message: an index the
+    policy cannot place is an index error; a precondition is an attribute error
+    where it blames an attribute, else a shape error, and the outcome carries
+    its rule and argument. The error's type is the one the op documents.
 
     >>> reference_outcome(Case("torch.gather", np.arange(3), np.array([-1]), {"dim": 0})).error_class.name
     'INDEX_OUT_OF_RANGE'
+    >>> ref = reference_outcome(Case("torch.gather", np.arange(3), np.array([[0]]), {"dim": 0}))
+    >>> ref.error_type, str(ref.error_class), str(ref.rule), ref.argument
+    ('ValueError', 'shape invalid', 'rank mismatch', 'indices')
     """
     try:
         value = reference(case.op, case.data, case.indices, check_dtypes=False, **case.attrs)
-    except IndexError as exc:
-        text = str(exc)
-        index_error = "out of range for axis" in text or "cannot place an index" in text  # the policy's own errors
-        return Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE if index_error else ErrorClass.SHAPE_INVALID)
-    except (ValueError, TypeError) as exc:
-        text = str(exc)
-        error_class = (
-            ErrorClass.ATTRIBUTE_INVALID
-            if any(w in text for w in ("axis", "dim ", "dim=", "batch_dims", "mode", "fill_value", "broadcast"))
-            else ErrorClass.SHAPE_INVALID
-        )
-        return Outcome.raised(exc, error_class)
+    except IndexOutOfRangeError as exc:
+        return replace(Outcome.raised(exc, ErrorClass.INDEX_OUT_OF_RANGE), error_type=exc.documented)
+    except PreconditionError as exc:
+        error_class = ErrorClass.ATTRIBUTE_INVALID if exc.blames_attribute else ErrorClass.SHAPE_INVALID
+        outcome = Outcome.raised(exc, error_class)
+        return replace(outcome, error_type=exc.documented, rule=exc.rule, argument=exc.argument)
+    except (IndexError, ValueError, TypeError) as exc:  # no rule of the docs: the reference's own call refused
+        return Outcome.raised(exc, ErrorClass.SHAPE_INVALID)
     return Outcome.returned(np.asarray(value))
 
 

@@ -26,8 +26,10 @@ from typing import Any
 import numpy as np
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.core.blame import Rule
 from conformance.core.case import OpKey
 from conformance.core.vocabulary import AttrRole
+from conformance.spec.errors import PreconditionTypeError, PreconditionValueError
 from conformance.spec.multiaxis import Shape
 from conformance.spec.plans import EqClass, Plan, flat_plan
 from conformance.spec.policy import (
@@ -143,14 +145,16 @@ class OpSpec:
 
         >>> spec("paddle.take_along_axis").check_attrs({"axis": 0, "broadcast": 1})
         Traceback (most recent call last):
-        TypeError: paddle.take_along_axis: broadcast must be a bool, got int 1
+        conformance.spec.errors.PreconditionTypeError: paddle.take_along_axis: broadcast must be a bool, got int 1
         """
         for a in self.attrs:
             value = bound.get(a.name)
             if a.name == AttrRole.FILL_VALUE and isinstance(value, (str, bytes, np.str_, np.bytes_)):
-                raise TypeError(f"{self.key}: fill_value must be a scalar (a number or None), got {value!r}")
+                message = f"{self.key}: fill_value must be a scalar (a number or None), got {value!r}"
+                raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
             if a.name == AttrRole.BROADCAST and not isinstance(value, (bool, np.bool_)):
-                raise TypeError(f"{self.key}: broadcast must be a bool, got {type(value).__name__} {value!r}")
+                message = f"{self.key}: broadcast must be a bool, got {type(value).__name__} {value!r}"
+                raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
 
     def policy_for(self, attrs: Attrs) -> IndexPolicy:
         """The documented policy under these attributes (e.g. ``mode``)."""
@@ -159,8 +163,10 @@ class OpSpec:
         bound = self.bind(attrs)
         mode = bound[self.mode_attr]
         if not isinstance(mode, Hashable) or isinstance(mode, bool) or mode not in self.mode_policies:
-            raise ValueError(
-                f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}"
+            raise PreconditionValueError(
+                f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}",
+                Rule.ATTRIBUTE_VALUE,
+                self.mode_attr,
             )
         policy = self.mode_policies[mode]
         if policy.out_of_range is OutOfRange.FILL and bound.get("fill_value") is not None:

@@ -40,7 +40,9 @@ from typing import Any, Literal, overload
 import array_api_compat
 import numpy as np
 
+from conformance.core.blame import Operand, Rule
 from conformance.spec.blocked import Coordinate, check_all, fetch
+from conformance.spec.errors import PreconditionTypeError, PreconditionValueError
 from conformance.spec.policy import ONNX, IndexPolicy, default_fill_value, policy_named
 
 Shape = tuple[int, ...]
@@ -79,9 +81,11 @@ def gather_multiaxis(
     axes = normalize_axes(axes, input.ndim, "axes")
     in_shape, idx_shape = tuple(input.shape), tuple(indices.shape)
     if len(in_shape) != len(idx_shape):
-        raise ValueError(
+        raise PreconditionValueError(
             f"input.ndim ({len(in_shape)}) must equal indices.ndim ({len(idx_shape)}): "
-            "gather_multiaxis keeps the rank (pad with size-1 dimensions)"
+            "gather_multiaxis keeps the rank (pad with size-1 dimensions)",
+            Rule.RANK_MISMATCH,
+            Operand.INDICES,
         )
     if not in_shape:
         return xp.asarray(input, copy=True)
@@ -122,9 +126,11 @@ def multiaxis_shapes(in_shape: Shape, idx_shape: Shape, axes: Sequence[int]) -> 
     """
     ncoord = max(len(axes), 1)
     if idx_shape[-1] % ncoord:
-        raise ValueError(
+        raise PreconditionValueError(
             f"indices.shape[-1] = {idx_shape[-1]} must be a multiple of len(axes) = {len(axes)}: "
-            "the coordinates of each index tuple are folded into the last dimension"
+            "the coordinates of each index tuple are folded into the last dimension",
+            Rule.TUPLE_LENGTH,
+            Operand.INDICES,
         )
     logical = idx_shape[:-1] + (idx_shape[-1] // ncoord,)
     out = []
@@ -136,9 +142,11 @@ def multiaxis_shapes(in_shape: Shape, idx_shape: Shape, axes: Sequence[int]) -> 
         elif i == 1:
             out.append(n)
         else:
-            raise ValueError(
+            raise PreconditionValueError(
                 f"input.shape[{d}] = {i} and the logical indices shape[{d}] = {n} are not broadcastable: "
-                f"dimension {d} is not in axes, so the sizes must match or one must be 1"
+                f"dimension {d} is not in axes, so the sizes must match or one must be 1",
+                Rule.NOT_BROADCASTABLE,
+                Operand.INDICES,
             )
     return logical, tuple(out)
 
@@ -155,17 +163,18 @@ def as_int(value: Any, name: str, *, op: str = "", none: bool = False) -> int | 
     """``value`` as a Python int: an integer of any type (``int``, NumPy's
     ``int8`` to ``uint64``, a 0-d integer array), never a bool or a float. With
     ``none``, None passes through. Otherwise a TypeError naming ``name``
-    (prefixed with ``op``). The one check behind every integer argument and
-    attribute (``axes`` items, ``axis``, ``dim``, ``batch_dims``).
+    (prefixed with ``op``), a :class:`~conformance.spec.errors.PreconditionTypeError`
+    that blames ``name`` (``attribute type``). The one check behind every
+    integer argument and attribute (``axes`` items, ``axis``, ``dim``, ``batch_dims``).
 
     >>> as_int(np.int8(-1), "axis"), as_int(None, "axis", none=True)
     (-1, None)
     >>> as_int(0.0, "batch_dims", op="onnx.GatherND")
     Traceback (most recent call last):
-    TypeError: onnx.GatherND: batch_dims must be an integer, got float 0.0
+    conformance.spec.errors.PreconditionTypeError: onnx.GatherND: batch_dims must be an integer, got float 0.0
     >>> as_int(True, "dim", none=True)
     Traceback (most recent call last):
-    TypeError: dim must be an integer or None, got bool True
+    conformance.spec.errors.PreconditionTypeError: dim must be an integer or None, got bool True
     """
     if value is None and none:
         return None
@@ -176,7 +185,8 @@ def as_int(value: Any, name: str, *, op: str = "", none: bool = False) -> int | 
         except TypeError:
             pass
     prefix, rule = f"{op}: " if op else "", "an integer or None" if none else "an integer"
-    raise TypeError(f"{prefix}{name} must be {rule}, got {type(value).__name__} {value!r}")
+    message = f"{prefix}{name} must be {rule}, got {type(value).__name__} {value!r}"
+    raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, name)
 
 
 def normalize_axes(axes: Sequence[int], ndim: int, argname: str = "axes") -> tuple[int, ...]:
@@ -187,9 +197,11 @@ def normalize_axes(axes: Sequence[int], ndim: int, argname: str = "axes") -> tup
     (2, 0)
     """
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, (bool, np.bool_)):
-        raise TypeError(f"{argname} must be a sequence of ints, got the int {axes!r} (write [{axes}])")
+        message = f"{argname} must be a sequence of ints, got the int {axes!r} (write [{axes}])"
+        raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, argname)
     if isinstance(axes, str) or not isinstance(axes, Iterable):
-        raise TypeError(f"{argname} must be a sequence of ints, got {type(axes).__name__} {axes!r}")
+        message = f"{argname} must be a sequence of ints, got {type(axes).__name__} {axes!r}"
+        raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, argname)
     out: list[int] = []
     for k, a in enumerate(axes):
         a = as_int(a, f"{argname}[{k}]")
@@ -201,7 +213,8 @@ def normalize_axes(axes: Sequence[int], ndim: int, argname: str = "axes") -> tup
             )
         a %= ndim
         if a in out:
-            raise ValueError(f"{argname} names axis {a} twice: each axis can be gathered along once")
+            message = f"{argname} names axis {a} twice: each axis can be gathered along once"
+            raise PreconditionValueError(message, Rule.ATTRIBUTE_VALUE, argname)
         out.append(a)
     return tuple(out)
 

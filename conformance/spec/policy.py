@@ -43,6 +43,7 @@ import numpy as np
 
 from conformance.core.arrays import size_of, to_numpy
 from conformance.core.word import Word
+from conformance.spec.errors import IndexOutOfRangeError
 
 
 class Negative(Word):
@@ -189,8 +190,9 @@ def valid_range(size: int, policy: IndexPolicy) -> str:
 
 def out_of_range_error(
     value: int, where: tuple[int, ...], size: int, axis: int, policy: IndexPolicy = ONNX, argname: str = "indices"
-) -> IndexError:
-    """The error for an index ``value`` at position ``where`` that ``policy`` rejects.
+) -> IndexOutOfRangeError:
+    """The error for an index ``value`` at position ``where`` that ``policy`` rejects (an
+    :class:`~conformance.spec.errors.IndexOutOfRangeError`: its fields say the same).
 
     >>> str(out_of_range_error(9, (1,), 4, 1))
     'indices[1] = 9 is out of range for axis 1 of size 4 (valid: [-4, 3])'
@@ -198,9 +200,13 @@ def out_of_range_error(
     'indices[0, 2] = -1 is out of range for axis 0 of size 4 (valid: [0, 3]; negative indices are not allowed)'
     """
     pos = ", ".join(str(i) for i in where)
-    return IndexError(
+    return IndexOutOfRangeError(
         f"{argname}[{pos}] = {int(value)} is out of range for axis {axis} of size {size} "
-        f"(valid: {valid_range(size, policy)})"
+        f"(valid: {valid_range(size, policy)})",
+        axis=axis,
+        size=size,
+        value=int(value),
+        position=tuple(int(i) for i in where),
     )
 
 
@@ -259,7 +265,7 @@ def check_indices(
     (True, False)
     >>> check_indices(np.array([[0, 1], [-1, 0]]), 3, NONNEGATIVE, 0)
     Traceback (most recent call last):
-    IndexError: indices[1, 0] = -1 is out of range for axis 0 of size 3 (valid: [0, 2]; negative ...)
+    conformance.spec.errors.IndexOutOfRangeError: indices[1, 0] = -1 is out of range for axis 0 of size 3 (valid: ...)
     """
     if (
         size == 0
@@ -267,7 +273,8 @@ def check_indices(
         and policy.out_of_range in (OutOfRange.WRAP, OutOfRange.CLAMP)
         and not empty_output
     ):
-        raise IndexError(f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0")
+        message = f"{argname}: policy {policy.name!r} cannot place an index into axis {axis}, which has size 0"
+        raise IndexOutOfRangeError(message, axis=axis, size=0)
     if size_of(indices) == 0:
         return True
     bounds = extremes(indices, xp)  # the common case: one min and one max

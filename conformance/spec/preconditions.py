@@ -9,7 +9,17 @@ the rule) and returns the reshape :class:`~conformance.spec.plans.Plan` onto
 (4, 2)
 >>> gather_block("onnx.Gather")((4, 3), (2,), {"axis": 2})
 Traceback (most recent call last):
-ValueError: onnx.Gather: axis = 2 is out of range for a rank-2 input (valid: [-2, 1])
+conformance.spec.errors.PreconditionValueError: onnx.Gather: axis = 2 is out of range for a rank-2 input (valid: ...)
+
+Each error is a :class:`~conformance.spec.errors.PreconditionError` of the
+op's documented type (a ``ValueError`` here) that carries the rule it states
+and the argument it blames, the message unchanged:
+
+>>> try:
+...     gather_block("onnx.Gather")((4, 3), (2,), {"axis": 2})
+... except ValueError as e:
+...     print(e.rule, e.argument)
+axis out of range axis
 """
 
 from __future__ import annotations
@@ -19,7 +29,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from conformance.core.blame import Operand, Rule
 from conformance.core.word import Word
+from conformance.spec.errors import IndexOutOfRangeError, precondition_error
 from conformance.spec.multiaxis import Shape, as_int, multiaxis_shapes
 from conformance.spec.plans import Plan, block_plan, element_plan, flat_plan, nd_plan, whole_plan
 
@@ -31,7 +43,8 @@ def _axis(
     value: Any, rank: int, op: str, name: str = "axis", negative: bool = True, error: type[Exception] = ValueError
 ) -> int:
     """A checked, non-negative axis: an integer of any type (else a TypeError,
-    see :func:`~conformance.spec.multiaxis.as_int`), in range (else ``error``).
+    see :func:`~conformance.spec.multiaxis.as_int`), in range (else ``error``,
+    blaming ``name``: ``axis out of range``).
 
     >>> import numpy as np
     >>> _axis(-1, 3, "onnx.Gather"), _axis(np.int8(1), 3, "torch.gather", "dim")
@@ -40,13 +53,18 @@ def _axis(
     value = as_int(value, name, op=op)
     low = -rank if negative else 0
     if not low <= value < rank:
-        raise error(f"{op}: {name} = {value} is out of range for a rank-{rank} input (valid: [{low}, {rank - 1}])")
+        message = f"{op}: {name} = {value} is out of range for a rank-{rank} input (valid: [{low}, {rank - 1}])"
+        raise precondition_error(error, message, Rule.AXIS_RANGE, name)
     return value % rank
 
 
-def _require(condition: bool, op: str, rule: str, error: type[Exception] = ValueError) -> None:
+def _require(
+    condition: bool, op: str, text: str, rule: Rule, argument: str, error: type[Exception] = ValueError
+) -> None:
+    """Unless ``condition``, raise ``error`` (as a :class:`~conformance.spec.errors.PreconditionError`)
+    saying ``text`` of ``op``, with the ``rule`` it states and the ``argument`` it blames."""
     if not condition:
-        raise error(f"{op}: {rule}")
+        raise precondition_error(error, f"{op}: {text}", rule, argument)
 
 
 class NoneAxis(Word):
@@ -78,14 +96,15 @@ def gather_block(
 
     >>> gather_block("jax.numpy.take", empty_axis_raises=True)((0,), (1,), {"axis": 0})
     Traceback (most recent call last):
-    IndexError: jax.numpy.take: cannot place an index into axis 0, which has size 0 (a non-empty take from an empty
-    axis)
+    conformance.spec.errors.IndexOutOfRangeError: jax.numpy.take: cannot place an index into axis 0, which has size 0
+    (a non-empty take from an empty axis)
     >>> take = gather_block("array_api.take", none_is_0=NoneAxis.ONE_D, index_ranks=(1,))
     >>> take((4,), (2,), {"axis": None}).output_shape
     (2,)
     >>> take((2, 4), (2,), {"axis": None})
     Traceback (most recent call last):
-    ValueError: array_api.take: axis=None needs 1-D data (an axis is required for rank 2)
+    conformance.spec.errors.PreconditionValueError: array_api.take: axis=None needs 1-D data (an axis is required for
+    rank 2)
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
@@ -93,6 +112,8 @@ def gather_block(
             not index_ranks or len(idx) in index_ranks,
             op,
             f"index must be {' or '.join(f'{r}-D' for r in index_ranks).replace('0-D', '0-d')}, got shape {idx}",
+            Rule.INDEX_RANK,
+            Operand.INDICES,
             error,
         )
         axis_attr = attrs["axis"]
@@ -101,18 +122,23 @@ def gather_block(
                 none_is_0 is NoneAxis.ALWAYS or len(data) == 1,
                 op,
                 f"axis=None needs 1-D data (an axis is required for rank {len(data)})",
+                Rule.AXIS_REQUIRED,
+                "axis",
                 error,
             )
             axis_attr = 0
         flat = as_int(axis_attr, "axis", op=op, none=none_flattens) is None
         if not flat:
-            _require(len(data) >= 1, op, "data must have rank >= 1, got a rank-0 input", error)
+            text = "data must have rank >= 1, got a rank-0 input"
+            _require(len(data) >= 1, op, text, Rule.ZERO_D_INPUT, Operand.DATA, error)
         axis = None if flat else _axis(axis_attr, len(data), op, negative=negative_axis, error=error)
         size: int = math.prod(data) if axis is None else data[axis]
         if empty_axis_raises and size == 0 and 0 not in idx:
-            raise IndexError(
+            raise IndexOutOfRangeError(
                 f"{op}: cannot place an index into axis {axis or 0}, which has size 0 (a non-empty take from an empty "
-                f"axis)"
+                f"axis)",
+                axis=axis or 0,
+                size=0,
             )
         return flat_plan(data, idx) if axis is None else block_plan(data, idx, axis)
 
@@ -126,7 +152,8 @@ def batched_gather(op: str, *, none_is_0: bool = False) -> PlanFn:
 
     >>> batched_gather("openvino.Gather")((2, 5), (3, 1), {"axis": 1, "batch_dims": 1})
     Traceback (most recent call last):
-    ValueError: openvino.Gather: the first batch_dims = 1 dimensions of params (2,) and indices (3,) must be equal
+    conformance.spec.errors.PreconditionValueError: openvino.Gather: the first batch_dims = 1 dimensions of params
+    (2,) and indices (3,) must be equal
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
@@ -138,13 +165,26 @@ def batched_gather(op: str, *, none_is_0: bool = False) -> PlanFn:
             0 <= b <= len(idx),
             op,
             f"batch_dims = {attrs['batch_dims']} must be in [-{len(idx)}, {len(idx)}] (the rank of indices)",
+            Rule.BATCH_DIMS_RANGE,
+            "batch_dims",
         )
         axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
-        _require(b <= axis, op, f"batch_dims ({b}) must be less than or equal to axis ({axis})")
+        text = f"batch_dims ({b}) must be less than or equal to axis ({axis})"
+        _require(b <= axis, op, text, Rule.BATCH_DIMS_RANGE, "batch_dims")
         _require(
             data[:b] == idx[:b],
             op,
             f"the first batch_dims = {b} dimensions of params {data[:b]} and indices {idx[:b]} must be equal",
+            Rule.BATCH_MISMATCH,
+            Operand.INDICES,
+        )
+        _require(
+            axis < len(data),  # axis=None: batch_dims, which the checks above hold to the indices' rank only
+            op,
+            f"axis=None is batch_dims = {b}, which is out of range for a rank-{len(data)} input (params must have "
+            f"rank >= axis + 1)",
+            Rule.AXIS_RANGE,
+            "axis",
         )
         return block_plan(data, idx, axis, b)
 
@@ -157,12 +197,14 @@ tf_gather = batched_gather("tensorflow.gather", none_is_0=True)
 
 def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     op = "torch.index_select"
-    _require(len(idx) <= 1, op, f"index must be 0-d or 1-D, got shape {idx}", IndexError)
+    text = f"index must be 0-d or 1-D, got shape {idx}"
+    _require(len(idx) <= 1, op, text, Rule.INDEX_RANK, Operand.INDICES, IndexError)
     rank = max(len(data), 1)
     dim = _axis(attrs["dim"], rank, op, "dim")
     if not data:  # a 0-d input behaves as shape (1,) and stays 0-d: one index, no more, no fewer
         n = idx[0] if idx else 1
-        _require(n == 1, op, f"a 0-d input takes exactly one index (its output is 0-d too), got {n}")
+        text = f"a 0-d input takes exactly one index (its output is 0-d too), got {n}"
+        _require(n == 1, op, text, Rule.ZERO_D_INPUT, Operand.DATA)
         return replace(block_plan((1,), (1,), 0), final_shape=())
     return block_plan(data, (idx[0] if idx else 1,), dim)
 
@@ -214,7 +256,8 @@ def elements(
         if axis is None:
             if flatten_both:  # input.view(-1).gather(0, indices.view(-1))
                 return replace(flat_plan(data, idx), final_shape=(math.prod(idx),))
-            _require(len(idx) == 1, op, f"with {attr}=None, indices must be 1-D, got shape {idx}")
+            text = f"with {attr}=None, indices must be 1-D, got shape {idx}"
+            _require(len(idx) == 1, op, text, Rule.INDEX_RANK, Operand.INDICES)
             return flat_plan(data, idx)
         if zero_d and not data and not idx:
             _axis(axis, 1, op, attr)
@@ -223,9 +266,11 @@ def elements(
             len(data) == len(idx),
             op,
             f"data and indices must have the same rank, got {len(data)} and {len(idx)}",
+            Rule.RANK_MISMATCH,
+            Operand.INDICES,
             error,
         )
-        _require(len(data) >= 1, op, "data must have rank >= 1", error)
+        _require(len(data) >= 1, op, "data must have rank >= 1", Rule.ZERO_D_INPUT, Operand.DATA, error)
         axis = _axis(axis, len(data), op, attr, negative=negative_axis, error=error)
         others = [d for d in range(len(data)) if d != axis]
         if rule is OtherDims.WINDOW:
@@ -233,13 +278,16 @@ def elements(
             bad = [d for d in others if idx[d] > data[d]] if not unchecked else []
             where = f"index.shape[{bad[0] if bad else 0}]"
             rule_text = f"must not exceed the input's in dimensions other than {attr}={axis}"
-            _require(not bad, op, f"{where} {rule_text}: got index {idx}, input {data}")
+            text = f"{where} {rule_text}: got index {idx}, input {data}"
+            _require(not bad, op, text, Rule.INDEX_LARGER, Operand.INDICES)
         elif rule is OtherDims.EQUAL:
             bad = [d for d in others if idx[d] != data[d]]
             _require(
                 not bad,
                 op,
                 f"indices.shape must equal input.shape except along axis {axis}: got {idx} and {data}",
+                Rule.SHAPES_DIFFER,
+                Operand.INDICES,
                 error,
             )
         else:
@@ -257,18 +305,27 @@ def gather_nd(
 
     >>> gather_nd("paddle.gather_nd", min_index_rank=2)((4,), (1,), {})
     Traceback (most recent call last):
-    ValueError: paddle.gather_nd: indices must have rank >= 2, got shape (1,)
+    conformance.spec.errors.PreconditionValueError: paddle.gather_nd: indices must have rank >= 2, got shape (1,)
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
-        _require(len(data) >= 1, op, "data must have rank >= 1", error)
-        _require(len(idx) >= min_index_rank, op, f"indices must have rank >= {min_index_rank}, got shape {idx}", error)
+        _require(len(data) >= 1, op, "data must have rank >= 1", Rule.ZERO_D_INPUT, Operand.DATA, error)
+        _require(
+            len(idx) >= min_index_rank,
+            op,
+            f"indices must have rank >= {min_index_rank}, got shape {idx}",
+            Rule.INDEX_RANK if idx else Rule.ZERO_D_INDICES,  # 1-D indices where the docs want rank >= 2 are not 0-d
+            Operand.INDICES,
+            error,
+        )
         top = min(len(data), len(idx)) - 1
         _require(
             0 <= b <= top,
             op,
             f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {top}]",
+            Rule.BATCH_DIMS_RANGE,
+            "batch_dims",
             error,
         )
         k = idx[-1]
@@ -276,18 +333,24 @@ def gather_nd(
             k <= len(data) - b,
             op,
             f"indices.shape[-1] = {k} must be <= rank(data) - batch_dims = {len(data) - b}",
+            Rule.TUPLE_TOO_LONG,
+            Operand.INDICES,
             error,
         )
         _require(
             k >= 1 or empty_tuple is not EmptyTuple.ERROR,
             op,
             "indices.shape[-1] must be at least 1 (an index tuple of length 0 is not allowed)",
+            Rule.TUPLE_LENGTH,
+            Operand.INDICES,
             error,
         )
         _require(
             data[:b] == idx[:b],
             op,
             f"the first batch_dims = {b} dimensions of data {data[:b]} and indices {idx[:b]} must be equal",
+            Rule.BATCH_MISMATCH,
+            Operand.INDICES,
             error,
         )
         if k == 0 and empty_tuple is EmptyTuple.DATA:
