@@ -30,13 +30,21 @@ import numpy as np
 
 from conformance.core.arrays import dtype_name
 from conformance.core.case import Case
-from conformance.core.judgement import Classifier, Judgement
+from conformance.core.judgement import Classifier, Judgement, says
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 from conformance.core.vocabulary import DtypeArg
 from conformance.execution.glance import Snippet, glance, with_attrs
 from conformance.execution.scripts import Program, script, unit_source
-from oracles.base import ERROR_PATTERNS, INTERNAL_NEEDLES, INTERNAL_TYPES, Oracle, classify_message
+from oracles.base import (
+    ERROR_PATTERNS,
+    ERROR_TYPES,
+    INTERNAL_NEEDLES,
+    INTERNAL_TYPES,
+    Oracle,
+    classify_message,
+    classify_type,
+)
 
 Patterns = tuple[tuple[ErrorClass, tuple[str, ...]], ...]
 
@@ -101,9 +109,10 @@ def units_for(name: str, ops: Iterable[str], units: Iterable[OpUnit]) -> dict[st
 
 
 def classify_with(message: str, patterns: Patterns, negative_rejected: bool = False) -> ErrorClass:
-    """``classify_message`` refined: ``patterns`` (lower-case needles) are
-    tried first; with ``negative_rejected`` (frameworks whose gathers only take
-    ``[0, size)``) an index error quoting a negative value is NEGATIVE_INDEX.
+    """``classify_message`` refined: ``patterns`` (lower-case needles, whole
+    words: :func:`~conformance.core.judgement.says`) are tried first; with
+    ``negative_rejected`` (frameworks whose gathers only take ``[0, size)``)
+    an index error quoting a negative value is NEGATIVE_INDEX.
 
     >>> classify_with("index -1 is out of bounds for dimension 0 with size 3", (), negative_rejected=True).name
     'NEGATIVE_INDEX'
@@ -112,7 +121,7 @@ def classify_with(message: str, patterns: Patterns, negative_rejected: bool = Fa
     """
     text = message.lower()
     for error_class, needles in patterns:
-        if any(n in text for n in needles):
+        if any(says(text, n) for n in needles):
             if error_class is ErrorClass.INDEX_OUT_OF_RANGE and negative_rejected and NEGATIVE_VALUE.search(text):
                 return ErrorClass.NEGATIVE_INDEX
             return error_class
@@ -141,12 +150,15 @@ class FrameworkOracle(Oracle):
 
     Subclasses say which inputs the framework cannot hold
     (:meth:`dtype_problem`) and, where a call needs more than its inputs
-    (an ONNX model), the module-level :meth:`constants` it uses. ``patterns``
-    refine :meth:`classify`; ``negative_rejected`` says the framework's
-    gathers reject negative indices (see :func:`classify_with`).
+    (an ONNX model), the module-level :meth:`constants` it uses. :meth:`classify`
+    reads an error's type first (``types``, then :data:`~oracles.base.ERROR_TYPES`),
+    its message's words only then (``patterns``, then the generic ones);
+    ``negative_rejected`` says the framework's gathers reject negative indices
+    (see :func:`classify_with`).
     """
 
     patterns: Patterns = ()
+    types: Patterns = ()
     negative_rejected: bool = False
 
     def __init__(self, info: OracleInfo, prelude: str, mode: str, units: Iterable[OpUnit]) -> None:
@@ -157,6 +169,7 @@ class FrameworkOracle(Oracle):
         self._namespace: dict[str, Any] = {}
         exec(compile(f"{prelude}\n{mode}", f"<{info.name} prelude>", "exec"), self._namespace)  # noqa: S102 - our own source text
         self._prepared: dict[tuple[Any, ...], Callable[[Any, Any], Any]] = {}
+        self._converting: DtypeArg | None = None
 
     def info(self) -> OracleInfo:
         return self._info
@@ -216,12 +229,18 @@ class FrameworkOracle(Oracle):
         return None
 
     def classify(self, exc: BaseException) -> ErrorClass:
-        if type(exc).__name__ == "AxisError":  # NumPy's "axis 2 is out of bounds ..." is no index error
-            return ErrorClass.ATTRIBUTE_INVALID
-        return classify_with(str(exc), self.patterns, self.negative_rejected)
+        return classify_type(exc, self.types + ERROR_TYPES) or classify_with(
+            self.message(exc), self.patterns, self.negative_rejected
+        )
+
+    def message(self, exc: BaseException) -> str:
+        """The words of ``exc`` that :meth:`classify` reads (its message; Paddle: without the static graph's
+        traceback)."""
+        return str(exc)
 
     def call(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
         """What a reproducer's ``observe()`` does, with ``prepare`` cached per op, attributes and constants."""
+        self._converting = None
         constants = self.constants(op, data, indices, attrs)
         key = (op, repr(sorted(attrs.items())), tuple(sorted(constants.items())))
         run = self._prepared.get(key)
@@ -231,7 +250,23 @@ class FrameworkOracle(Oracle):
             exec(code, namespace)  # noqa: S102 - our own source text
             run = self._prepared[key] = namespace["prepare"](namespace["call"], dict(attrs))
         to_native, to_numpy = self._namespace["to_native"], self._namespace["to_numpy"]
-        return to_numpy(run(to_native(data), to_native(indices)), data)
+        self._converting = DtypeArg.DATA  # an error now refuses the data (see refused_argument)
+        native_data = to_native(data)
+        self._converting = DtypeArg.INDEX
+        native_indices = to_native(indices)
+        self._converting = None
+        return to_numpy(run(native_data, native_indices), data)
+
+    def refused_argument(self) -> DtypeArg | None:
+        """The argument :meth:`call` was converting (``to_native``) when it raised, or None.
+
+        >>> from oracles.numpy_oracle import oracles_here
+        >>> numpy = oracles_here()[0]
+        >>> numpy._namespace["to_native"] = lambda a: a if a.dtype.kind in "iu" else 1 / 0  # refuses non-integers
+        >>> numpy.run("numpy.take", np.zeros(2), np.array([0]), axis=0).dtype_argument
+        <DtypeArg.DATA: 'data'>
+        """
+        return self._converting
 
     def reproducer(
         self, case: Case, reference: Outcome, observed: Outcome | None = None, judgement: Judgement | None = None
@@ -252,12 +287,19 @@ class FrameworkOracle(Oracle):
     def classifier(self, observed: Outcome | None = None) -> Classifier:
         """This oracle's error classification as data for its scripts: the
         error it saw with the class it gave it, then its rules in the order
-        :meth:`classify` and :func:`~oracles.base.internal_or` apply them."""
+        :func:`~oracles.base.internal_or` and :meth:`classify` apply them
+        (the internal types and needles, then the types, then the words)."""
         seen = None
         if observed is not None and observed.error_class is not None:
             seen = (observed.error_type or "", observed.message or "", observed.error_class.value)
-        rows = ((ErrorClass.INTERNAL, INTERNAL_NEEDLES), *self.patterns, *ERROR_PATTERNS)
-        return Classifier(seen, tuple(sorted(INTERNAL_TYPES)), tuple((c.value, needles) for c, needles in rows))
+        rows = (*self.patterns, *ERROR_PATTERNS)
+        return Classifier(
+            seen,
+            tuple(sorted(INTERNAL_TYPES)),
+            tuple((c.value, needles) for c, needles in rows),
+            INTERNAL_NEEDLES,
+            tuple((c.value, names) for c, names in (*self.types, *ERROR_TYPES)),
+        )
 
 
 def when_installed(packages: tuple[str, ...], build: Callable[[], list[Oracle]]) -> list[Oracle]:

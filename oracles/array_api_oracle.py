@@ -42,9 +42,9 @@ ARRAY_API_UNITS = (
 
 ARRAY_API_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("is out of bounds for axis", "from an empty axis")),
-    (ErrorClass.ATTRIBUTE_INVALID, ("axis must be specified", "out of bounds for array of dimension", "axis")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("integer data type", "only integer", "dtype")),
-    (ErrorClass.SHAPE_INVALID, ("1-dim indices", "broadcast", "same number of dimensions", "shape", "ndim")),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis must be specified", "out of bounds for array of dimension*", "axis")),
+    (ErrorClass.DTYPE_UNSUPPORTED, ("integer data type", "only integer*", "dtype*")),
+    (ErrorClass.SHAPE_INVALID, ("1-dim indices", "broadcast*", "same number of dimensions", "shape*", "ndim")),
 )
 
 ARRAY_API_PRELUDE = '''

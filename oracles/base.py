@@ -16,12 +16,14 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from conformance.core.blame import DtypeArg
 from conformance.core.case import Case, CaseLike, as_case
-from conformance.core.judgement import Judgement
+from conformance.core.judgement import Judgement, says
 from conformance.core.oracle import Capabilities, OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 
@@ -70,14 +72,22 @@ class Oracle(ABC):
         return None if op in self.info().ops else f"{self.name} does not implement {op}"
 
     def classify(self, exc: BaseException) -> ErrorClass:
-        """Normalize an exception raised by :meth:`call`."""
-        return classify_message(str(exc))
+        """Normalize an exception raised by :meth:`call`: by its type first (:func:`classify_type`), by the
+        words of its message only as a last resort."""
+        return classify_type(exc) or classify_message(str(exc))
+
+    def refused_argument(self) -> DtypeArg | None:
+        """The argument the last :meth:`call` was converting to the framework's own tensor when it raised (the
+        framework refused that argument, whatever its message says), or None where it was not converting one."""
+        return None
 
     def run_in_process(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Outcome:
         """Run one case here and report it as an :class:`Outcome` (never raises).
 
         Inputs are made ndarrays first (a 0-d index may travel as a NumPy
-        scalar, which some frameworks refuse), without changing a bit.
+        scalar, which some frameworks refuse), without changing a bit. An
+        error raised while an argument was converted carries that argument
+        (:attr:`Outcome.dtype_argument`, see :meth:`refused_argument`).
         """
         data, indices = np.asarray(data), np.asarray(indices)
         reason = self.unsupported_reason(op, data, indices, attrs)
@@ -87,7 +97,8 @@ class Oracle(ABC):
         try:
             value = self.call(op, data, indices, attrs)
         except Exception as exc:  # noqa: BLE001 - the point of an oracle: every error is an outcome
-            return Outcome.raised(exc, internal_or(exc, self.classify(exc)), time.perf_counter() - start)
+            raised = Outcome.raised(exc, internal_or(exc, self.classify(exc)), time.perf_counter() - start)
+            return replace(raised, dtype_argument=self.refused_argument())
         return Outcome.returned(value, time.perf_counter() - start)
 
     def spent_by(self, outcome: Outcome) -> str | None:
@@ -126,17 +137,37 @@ class Oracle(ABC):
         self.close()
 
 
+ERROR_TYPES: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
+    # NumPy's AxisError (fields axis and ndim; an IndexError too): "axis 2 is out of bounds ..." is no index error
+    (ErrorClass.ATTRIBUTE_INVALID, ("AxisError",)),
+)
+"""Exception types (by name) whose class needs no message, tried before any word of it."""
+
+
+def classify_type(
+    exc: BaseException, types: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = ERROR_TYPES
+) -> ErrorClass | None:
+    """The class ``exc``'s type says (``types``: :data:`ERROR_TYPES`), or None: its message decides.
+
+    >>> import numpy as np
+    >>> classify_type(np.exceptions.AxisError(2, 1)).name, classify_type(IndexError("axis 2 is out of bounds"))
+    ('ATTRIBUTE_INVALID', None)
+    """
+    name = type(exc).__name__
+    return next((error_class for error_class, names in types if name in names), None)
+
+
 ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
     (ErrorClass.NEGATIVE_INDEX, ("negative",)),
     (
         ErrorClass.INDEX_OUT_OF_RANGE,
         (
-            "from an empty ax",
+            "from an empty ax*",
             "out of data bounds",
-            "out of bound",
+            "out of bound*",
             "out of range",
-            "out-of-bound",
-            "outofrange",
+            "out-of-bound*",
+            "outofrange*",
             "not in [",
             "invalid index",
             "index error",
@@ -145,16 +176,16 @@ ERROR_PATTERNS: tuple[tuple[ErrorClass, tuple[str, ...]], ...] = (
     (
         ErrorClass.DTYPE_UNSUPPORTED,
         (
-            "dtype",
-            "data type",
+            "dtype*",
+            "data type*",
             "not implemented for",
             "type mismatch",
-            "unsupported type",
+            "unsupported type*",
             "could not find an implementation",
         ),
     ),
-    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "dim ", "batch_dims", "attribute", "mode")),
-    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension", "size mismatch", "broadcast")),
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis", "dim ", "batch_dims", "attribute*", "mode")),
+    (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*", "size mismatch", "broadcast*")),
 )
 
 
@@ -175,12 +206,12 @@ INTERNAL_TYPES = frozenset(
 """Exception types that are a fault inside the framework, whatever the input."""
 INTERNAL_NEEDLES = (
     "integer overflow",
-    "zerodivision",
+    "zerodivision*",
     "division by zero",
-    "internal assert",
+    "internal assert*",
     "internal error",
     "check failed",
-    "assertion",
+    "assertion*",
     "please report",
     "this is a bug",
     "unreachable",
@@ -198,22 +229,25 @@ def internal_or(exc: BaseException, error_class: ErrorClass) -> ErrorClass:
     'INDEX_OUT_OF_RANGE'
     """
     text = str(exc).lower()
-    if type(exc).__name__ in INTERNAL_TYPES or any(n in text for n in INTERNAL_NEEDLES):
+    if type(exc).__name__ in INTERNAL_TYPES or any(says(text, n) for n in INTERNAL_NEEDLES):
         return ErrorClass.INTERNAL
     return error_class
 
 
 def classify_message(message: str) -> ErrorClass:
-    """A first, framework-neutral normalization of an error message; oracles
-    refine it where their messages need it.
+    """A first, framework-neutral normalization of an error message, by whole
+    words (:func:`~conformance.core.judgement.says`; a needle ending in ``*``
+    is a stem); oracles refine it where their messages need it.
 
     >>> classify_message("index 5 is out of bounds for axis 0 with size 3")
     <ErrorClass.INDEX_OUT_OF_RANGE: 'index out of range'>
     >>> classify_message("Index tensor must have the same number of dimensions as input tensor")
     <ErrorClass.SHAPE_INVALID: 'shape invalid'>
+    >>> classify_message("only integers, numpy.newaxis (`None`) and integer arrays are valid indices")  # no axis
+    <ErrorClass.OTHER: 'other'>
     """
     text = message.lower()
     for error_class, needles in ERROR_PATTERNS:
-        if any(n in text for n in needles):
+        if any(says(text, n) for n in needles):
             return error_class
     return ErrorClass.OTHER

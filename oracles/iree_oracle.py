@@ -35,9 +35,9 @@ from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
 
 IREE_PATTERNS: Patterns = (
     (ErrorClass.INTERNAL, ("failed to legalize operation 'torch.operator'",)),  # an ONNX op (version) it cannot lower
-    (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported element type", "element type", "unsupported type")),
+    (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported element type*", "element type*", "unsupported type*")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
-    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+    (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
 IREE_PRELUDE = '''

@@ -60,10 +60,10 @@ JAX_PATTERNS: Patterns = (
         ("is out of bounds for axis", "from an empty axis"),
     ),  # before "axis": x[0] of an empty axis
     (ErrorClass.ATTRIBUTE_INVALID, ("is out of bounds for array of dimension", "mode", "axis")),
-    (ErrorClass.DTYPE_UNSUPPORTED, ("must be integer", "integer type", "dtype")),
+    (ErrorClass.DTYPE_UNSUPPORTED, ("must be integer", "integer type", "dtype*")),
     (
         ErrorClass.SHAPE_INVALID,
-        ("same number of dimensions", "shape", "rank", "broadcast", "too many indices", "slice_sizes"),
+        ("same number of dimensions", "shape*", "rank*", "broadcast*", "too many indices", "slice_sizes"),
     ),
 )
 

@@ -53,7 +53,7 @@ MLX_PATTERNS: Patterns = (
     (ErrorClass.DTYPE_UNSUPPORTED, ("invalid dtype", "must be integral", "boolean indices", "not supported for type")),
     (
         ErrorClass.SHAPE_INVALID,
-        ("does not match array of dimension", "cannot be broadcast", "too many indices", "shape", "dimension"),
+        ("does not match array of dimension*", "cannot be broadcast*", "too many indices", "shape*", "dimension*"),
     ),
 )
 

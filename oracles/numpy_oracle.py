@@ -32,9 +32,9 @@ NUMPY_PATTERNS: Patterns = (
         ErrorClass.INDEX_OUT_OF_RANGE,
         ("is out of bounds for axis", "out of range"),
     ),  # AxisError: see FrameworkOracle.classify
-    (ErrorClass.DTYPE_UNSUPPORTED, ("cannot cast", "must be integer", "only integer", "cannot be safely cast")),
+    (ErrorClass.DTYPE_UNSUPPORTED, ("cannot cast", "must be integer", "only integer*", "cannot be safely cast")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis ", "clipmode", "mode must be")),
-    (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "broadcast", "shape", "1d", "1-d")),
+    (ErrorClass.SHAPE_INVALID, ("same number of dimensions", "broadcast*", "shape*", "1d", "1-d")),
 )
 
 NUMPY_PRELUDE = '''

@@ -94,7 +94,7 @@ ONNX_PATTERNS: Patterns = (
             "could not find an implementation",
             "not implemented",
             "type error",
-            "unsupported type",
+            "unsupported type*",
             "is invalid",
             "unexpected input data type",
             "type mismatch",
@@ -103,7 +103,7 @@ ONNX_PATTERNS: Patterns = (
         ),
     ),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
-    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+    (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
 ORT_PRELUDE = (

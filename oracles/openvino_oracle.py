@@ -81,17 +81,17 @@ script, the node itself over the parameters ``d`` and ``i``."""
 
 OPENVINO_PATTERNS: Patterns = (
     # the CPU plugin's checks: "Check 'index < axisDimSize && index >= -axisDimSize' failed" (GatherElements)
-    (ErrorClass.INDEX_OUT_OF_RANGE, ("index < axisdimsize", "out of bound", "out of range")),
+    (ErrorClass.INDEX_OUT_OF_RANGE, ("index < axisdimsize", "out of bound*", "out of range")),
     (
         ErrorClass.DTYPE_UNSUPPORTED,
         # the CPU plugin on strings: "GatherND node ... has unsupported 'data' input precision: string"
-        ("must be of int32 or int64", "unsupported data type", "element type", "not supported", "input precision"),
+        ("must be of int32 or int64", "unsupported data type*", "element type*", "not supported", "input precision"),
     ),
     # shape inference's "Check 'output_shape.merge_into(output_shape, indices_pshape)' failed ... Shapes ... are not
     # consistent, except for the dimension at axis index.1" (GatherElements) is about the shapes, whatever "axis" says
     (ErrorClass.SHAPE_INVALID, ("merge_into", "are not consistent")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
-    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+    (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
 OPENVINO_PRELUDE = (

@@ -59,7 +59,7 @@ TF_PATTERNS: Patterns = (
         ),
     ),
     (ErrorClass.ATTRIBUTE_INVALID, ("batch_dims", "shape must be at least rank", "axis")),
-    (ErrorClass.SHAPE_INVALID, ("innermost dimension", "shape", "rank", "dimension")),
+    (ErrorClass.SHAPE_INVALID, ("innermost dimension*", "shape*", "rank*", "dimension*")),
 )
 
 TF_PRELUDE = (

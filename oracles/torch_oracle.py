@@ -28,13 +28,14 @@ import numpy as np
 
 from conformance.core.arrays import BFLOAT16
 from conformance.core.case import Case
+from conformance.core.judgement import says
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import DtypeArg
 from conformance.execution.glance import EAGER_RUN, Snippet
 from conformance.execution.scripts import EAGER
 from oracles._common import FrameworkOracle, OpUnit, Patterns, classify_with, when_installed
-from oracles.base import Oracle
+from oracles.base import ERROR_TYPES, Oracle, classify_type
 
 TORCH_OPS = ("torch.gather", "torch.take", "torch.take_along_dim", "torch.index_select", "torch.advanced_indexing")
 
@@ -202,7 +203,10 @@ class TorchOracle(FrameworkOracle):
         return super().call(op, data, indices, attrs)
 
     def classify(self, exc: BaseException) -> ErrorClass:
-        if "tried to access index" in str(exc):  # torch.take wraps negatives: -4 of 3 is just out of range
+        typed = classify_type(exc, self.types + ERROR_TYPES)  # the type first, the words after
+        if typed is not None:
+            return typed
+        if says(str(exc).lower(), "tried to access index"):  # torch.take wraps negatives: -4 of 3 is just out of range
             return ErrorClass.INDEX_OUT_OF_RANGE
         if self._last_op in WRAPPING_NEGATIVES:  # x[-3] of 2: "index -3 is out of bounds" after wrapping once
             return classify_with(str(exc), self.patterns)

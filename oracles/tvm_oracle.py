@@ -27,9 +27,9 @@ from oracles.base import Oracle
 from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
 
 TVM_PATTERNS: Patterns = (
-    (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported data type", "unsupported dtype", "not supported", "cannot convert")),
+    (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported data type*", "unsupported dtype*", "not supported", "cannot convert")),
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
-    (ErrorClass.SHAPE_INVALID, ("shape", "rank", "dimension")),
+    (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
 TVM_PRELUDE = '''

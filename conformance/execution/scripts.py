@@ -46,7 +46,7 @@ import numpy as np
 
 from conformance.core.arrays import BFLOAT16, same_bits
 from conformance.core.case import Case
-from conformance.core.judgement import Classifier, Judgement
+from conformance.core.judgement import SAYS_SOURCE, Classifier, Judgement
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import Kind, Outcome
 
@@ -244,6 +244,8 @@ def _judgement_source(judgement: Judgement, classifier: Classifier) -> str:
     >>> print(_judgement_source(Judgement((("other", "ok", False),), (), ("differs", True)), Classifier()), end="")
     SEEN_ERROR = (None, None, None)
     INTERNAL_TYPES = ()
+    INTERNAL_NEEDLES = ()
+    ERROR_TYPES = {}
     CLASSIFIER = ()
     JUDGED_ERRORS = {'other': ('ok', False)}
     JUDGED_VALUES = ()
@@ -255,9 +257,12 @@ def _judgement_source(judgement: Judgement, classifier: Classifier) -> str:
     )
     errors = ", ".join(f"{word!r}: ({words!r}, {shows!r})" for word, words, shows in judgement.errors)
     rows = "".join(f"    ({word!r}, {needles!r}),\n" for word, needles in classifier.rows)
+    types = {name: word for word, names in reversed(classifier.types) for name in names}  # the first row wins
     return (
         f"SEEN_ERROR = {classifier.seen or (None, None, None)!r}\n"
         f"INTERNAL_TYPES = {tuple(sorted(classifier.internal_types))!r}\n"
+        f"INTERNAL_NEEDLES = {tuple(classifier.internal_needles)!r}\n"
+        f"ERROR_TYPES = {dict(sorted(types.items()))!r}\n"
         f"CLASSIFIER = {'(' + chr(10) + rows + ')' if rows else '()'}\n"
         f"JUDGED_ERRORS = {{{errors}}}\n"
         f"JUDGED_VALUES = {'(' + chr(10) + values + ')' if values else '()'}\n"
@@ -293,13 +298,16 @@ def show_bits(got, want):
 
 
 def classify(exc):
-    """The error's class as the oracle classifies it (CLASSIFIER: its own rules, as data)."""
+    """The error's class as the oracle classifies it (its own rules, as data): the framework's fault by its type or
+    words (INTERNAL_*), else by its type (ERROR_TYPES), else by the whole words of its message (CLASSIFIER, says)."""
     if (type(exc).__name__, str(exc)) == SEEN_ERROR[:2]:
         return SEEN_ERROR[2]
     text = str(exc).lower()
-    if type(exc).__name__ in INTERNAL_TYPES:
+    if type(exc).__name__ in INTERNAL_TYPES or any(says(text, n) for n in INTERNAL_NEEDLES):
         return "internal"
-    return next((word for word, needles in CLASSIFIER if any(n in text for n in needles)), "other")
+    if type(exc).__name__ in ERROR_TYPES:
+        return ERROR_TYPES[type(exc).__name__]
+    return next((word for word, needles in CLASSIFIER if any(says(text, n) for n in needles)), "other")
 
 
 def differs():
@@ -435,7 +443,7 @@ def script(
     ml = any(np.asarray(a).dtype == BFLOAT16 for a in arrays)
     text = (
         _header(info, case, reference, program, observed, ml)
-        + "\nimport base64  # noqa: F401 - for inputs as bytes\nimport sys\n"
+        + "\nimport base64  # noqa: F401 - for inputs as bytes\nimport re\nimport sys\n"
     )
     isolate = observed is not None and observed.kind in (Kind.CRASH, Kind.TIMEOUT)
     if observed is not None and isolate:
@@ -463,7 +471,8 @@ def script(
     )
     text += '\n\ndef observe():\n    """The case, run as the oracle runs it: its answer as NumPy."""\n'
     text += "    return to_numpy(prepare(call, attrs)(to_native(data), to_native(indices)), data)\n"
-    return text + "\n" + _CHECK + (_CHILD_MAIN if isolate else _MAIN)
+    # the check reads messages with the oracle's own whole-word matching (SAYS_SOURCE: the same text)
+    return text + "\n" + _CHECK + "\n" + SAYS_SOURCE + (_CHILD_MAIN if isolate else _MAIN)
 
 
 def save(reproducer: Reproducer, directory: Path) -> Path:
