@@ -144,12 +144,16 @@ def tf_snippet(run: tuple[str, ...], setup: tuple[str, ...] = ()) -> Snippet:
 
 
 XLA_EMPTY_STRINGS = (
-    "an empty string tensor under XLA is not run: TF 2.21 refuses it ('Detected unsupported operations') but keeps it "
-    "in its compilation cache, and the next compilation in the process aborts (tensor.cc:1593 Check failed: "
-    "DataTypeCanUseMemcpy(dtype())), which a campaign would blame on whatever case came next"
+    "an empty string tensor under XLA has no answer of its own: TF 2.21 refuses it ('Detected unsupported operations') "
+    "in a process that compiled nothing yet, keeps it in its compilation cache and aborts at the next compilation, and "
+    "aborts on it at once after any earlier compilation (tensor.cc:1593 Check failed: DataTypeCanUseMemcpy(dtype())): "
+    "what it does depends on the cases before it"
 )
 """Why empty string data is unsupported on tensorflow-xla (a TF bug found by hand; see
-tests/test_tf_kernel_vectors.py, which fails once TF no longer aborts)."""
+tests/test_tf_kernel_vectors.py, which fails once TF no longer aborts). The call can be written, but run it is the
+worker's history that answers: refused in a fresh worker, an abort in a used one (checked by hand: an int32
+``tf.gather`` compiled first, then the empty string ``tf.gather_nd``, aborts), and whichever case came next
+aborted in the other order."""
 
 
 class TensorflowOracle(FrameworkOracle):
