@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import subprocess
 import sys
@@ -81,9 +82,24 @@ def _docstring(op: str) -> str | None:
     if module.split(".")[0] == "paddle" and "tensorflow" in sys.modules:
         return None  # paddle cannot load in a process that has loaded TensorFlow: checked in a process of its own
     try:
-        return getattr(importlib.import_module(module), name).__doc__
+        fn = getattr(importlib.import_module(module), name)
     except ImportError:
         return None
+    return f"{fn.__doc__}\n{_signature(fn)}"
+
+
+def _signature(fn: object) -> str:
+    """The signature as the page shows it above the text: ``fill_value: StaticScalar | None = None``, one per line."""
+    try:
+        params = inspect.signature(fn).parameters.values()  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return ""
+    shown = []
+    for p in params:
+        note = "" if p.annotation is inspect.Parameter.empty else f": {getattr(p.annotation, '__name__', p.annotation)}"
+        default = "" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
+        shown.append(f"{p.name}{note}{default}")
+    return "\n".join(shown)
 
 
 @pytest.mark.parametrize("op", [op for op in ops() if op in DOCSTRINGS or op in ONNX_OPS])

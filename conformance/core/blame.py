@@ -41,7 +41,10 @@ class Rule(Word):
     """A precondition of an op's docs, as the condition of a root cause names it (``precondition: <rule>``)."""
 
     ATTRIBUTE_TYPE = "attribute type"
-    """An attribute of the wrong type (``axis=True``, ``batch_dims=1.5``, ``fill_value='1'``)."""
+    """An attribute of the wrong type (``batch_dims=1.5``, ``fill_value='1'``, an array for a static scalar)."""
+    ATTRIBUTE_BOOL = "attribute bool"
+    """A bool where the docs type an integer (``axis=True``): Python's bool is an int (``True == 1``), and no doc
+    says whether it is refused or read as 0 and 1."""
     ATTRIBUTE_VALUE = "attribute value"
     """An attribute outside the values the docs list (``mode=None`` where it must be one of ...)."""
     AXIS_RANGE = "axis out of range"

@@ -9,7 +9,8 @@ and the doc sentence it rests on (its basis, :mod:`conformance.spec.basis`).
   the framework does is reported beside what the others do, and fails the gate only when asked to.
 
 Some conditions rest on no sentence whatever the op: no gather's docs say what happens to a NaN's payload bits,
-nor whether indices are checked when the output is empty, so those are questions.
+nor whether indices are checked when the output is empty, nor whether ``True`` is an integer attribute (Python
+says it is 1), so those are questions.
 
 >>> from conformance.judge.signature import Signature
 >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "wraps",
@@ -28,6 +29,7 @@ nor whether indices are checked when the output is empty, so those are questions
 from __future__ import annotations
 
 from conformance.core.behaviour import Behaviour
+from conformance.core.blame import Rule
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
 from conformance.judge.signature import Signature
 from conformance.spec.basis import Ground, Silent, departed
@@ -38,6 +40,10 @@ FAULTS = frozenset({MismatchKind.CRASH, MismatchKind.TIMEOUT, MismatchKind.PROTO
 """Outcomes no doc permits a user to meet unwarned."""
 
 NO_SENTENCE: dict[object, Silent] = {
+    Rule.ATTRIBUTE_BOOL: Silent(
+        "the docs type the attribute as an integer, and Python's bool is one (True == 1): whether True is refused or "
+        "read as 1, they do not say"
+    ),
     MismatchKind.NAN_PAYLOAD: Silent(
         "no gather's docs promise to copy a NaN's payload bits: the value is a NaN either way"
     ),
@@ -60,7 +66,11 @@ def finding_basis(sig: Signature) -> Ground:
     >>> finding_basis(sig).status.value
     'silent'
     """
-    quiet = NO_SENTENCE.get(sig.outcome.kind) or NO_SENTENCE.get(sig.condition.kind)
+    quiet = (
+        NO_SENTENCE.get(sig.outcome.kind)
+        or NO_SENTENCE.get(sig.condition.kind)
+        or (NO_SENTENCE.get(Rule(sig.condition.detail)) if sig.condition.kind is ConditionKind.PRECONDITION else None)
+    )
     if quiet is not None:
         return quiet
     try:

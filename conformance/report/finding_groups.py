@@ -152,6 +152,6 @@ def filter_options(groups: Sequence[Group]) -> dict[str, list[str]]:
     """The values each filter offers: those the findings have, sorted.
 
     >>> filter_options([])
-    {'framework': [], 'op': [], 'behaviour': [], 'status': []}
+    {'kind': [], 'framework': [], 'op': [], 'behaviour': [], 'status': []}
     """
     return {k: sorted({i.filters[k] for g in groups for i in g.items}) for k in FILTERS}

@@ -6,7 +6,7 @@ the matrix cells that do not conform and, when comparing, what changed.
 
 >>> from conformance.results.run_result import RunResult
 >>> print(markdown_summary(RunResult({"versions": {"numpy": "2.4.6"}}, 7, {}, {"numpy": 40}, 2.0, {}, [])))
-## gather-conformance: 0 findings (0 new, 0 known)
+## gather-conformance: 0 findings (0 new, 0 known): 0 bugs, 0 hazards, 0 questions
 <BLANKLINE>
 **New**: nothing.
 <BLANKLINE>

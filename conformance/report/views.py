@@ -88,7 +88,7 @@ def finding_order(finding: Finding) -> tuple[int, tuple[int, int], int, int, int
     >>> from conformance.judge.signature import Signature
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ())
     >>> finding_order(Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), None, {}, count=3))
-    (0, (0, 2), 2, -8, -3, 't.g|t|1|cpu|eager|crash||')
+    (0, (1, 2), 2, -8, -3, 't.g|t|1|cpu|eager|crash||')
     """
     subject = finding.outcomes.get(finding.signature.oracle)
     kind = subject.kind.value if subject is not None else str(finding.signature.outcome)

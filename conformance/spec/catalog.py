@@ -76,6 +76,8 @@ class Attr:
     name: str
     default: Any
     domain: str
+    static: bool = False
+    """A static argument of a compiled function (JAX's ``StaticScalar``): a hashable scalar, never an array."""
 
     @property
     def required(self) -> bool:
@@ -149,6 +151,9 @@ class OpSpec:
         """
         for a in self.attrs:
             value = bound.get(a.name)
+            if a.static and isinstance(value, np.ndarray):
+                message = f"{self.key}: {a.name} must be a static scalar (a Python or NumPy scalar), got an array"
+                raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
             if a.name == AttrRole.FILL_VALUE and isinstance(value, (str, bytes, np.str_, np.bytes_)):
                 message = f"{self.key}: fill_value must be a scalar (a number or None), got {value!r}"
                 raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
@@ -210,7 +215,7 @@ behaviour there is 'implementation-defined', which the sharp-bits page resolves 
 raw index clamps (-1 -> 0), as lax.gather's own entry holds."""
 JAX_ATTRS = (
     Attr("mode", None, '"fill" (None), "clip" or "wrap"'),
-    Attr("fill_value", None, "scalar; None = NaN / int min / uint max / True"),
+    Attr("fill_value", None, "StaticScalar; None = NaN / int min / uint max / True", static=True),
 )
 JAX_NOTE = (
     "jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound "

@@ -186,7 +186,8 @@ def as_int(value: Any, name: str, *, op: str = "", none: bool = False) -> int | 
             pass
     prefix, rule = f"{op}: " if op else "", "an integer or None" if none else "an integer"
     message = f"{prefix}{name} must be {rule}, got {type(value).__name__} {value!r}"
-    raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, name)
+    is_bool = isinstance(value, bool) or dtype.endswith("bool")
+    raise PreconditionTypeError(message, Rule.ATTRIBUTE_BOOL if is_bool else Rule.ATTRIBUTE_TYPE, name)
 
 
 def normalize_axes(axes: Sequence[int], ndim: int, argname: str = "axes") -> tuple[int, ...]:
