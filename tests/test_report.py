@@ -446,19 +446,20 @@ def test_markdown_summary_leads_with_what_is_new_then_lists_findings_new_first_a
 ):
     md = markdown_summary(synthetic_run())
     lines = md.splitlines()
-    assert lines[0] == "## gather-conformance: 4 findings (3 new, 1 known)"
+    assert lines[0] == "## gather-conformance: 4 findings (3 new, 1 known): 3 bugs, 1 hazards, 0 questions"
     assert lines[2] == "**New**: 3 findings not in the baseline; the worst:"
     assert (
-        # what may be a read outside the data first, then a silent wrong value: both worse than a crash
-        lines[3].startswith("- F1 onnx.GatherElements-13 on onnxruntime 1.31.1")
-        and lines[4].startswith("- F2 tensorflow.gather on tensorflow 2.21.0")
+        # bugs by severity (issue 39): a silent wrong value where the docs define one, then a stray read where they
+        # promise an error; the crash where torch's docs are silent is a hazard, after the bugs
+        lines[3].startswith("- F1 tensorflow.gather on tensorflow 2.21.0")
+        and lines[4].startswith("- F2 onnx.GatherElements-13 on onnxruntime 1.31.1")
         and len([x for x in lines[3:7] if x.startswith("- F")]) == 3
     )
     facts = next(x for x in lines if x.startswith("246 oracle runs"))
     assert facts.startswith(console_head(synthetic_run())) and "seed 3" in facts and "torch 2.13.0" in facts
     rows = [line for line in lines if line.startswith("| F")]
     assert [r.split(" | ")[1] for r in rows] == ["NEW", "NEW", "NEW", "known"]
-    assert rows[1].startswith("| F2 | NEW | tensorflow.gather on tensorflow 2.21.0")  # worst first
+    assert rows[0].startswith("| F1 | NEW | bug | tensorflow.gather on tensorflow 2.21.0")  # worst first
     assert "| torch.gather · oob-above · int | torch | crash 2, raises 30 |" in md
 
 
@@ -615,6 +616,7 @@ def test_a_finding_card_shows_the_doc_sentence_it_departs_from() -> None:
 def test_a_finding_card_says_where_the_docs_are_silent() -> None:
     f = known_finding()
     f.case = Case("torch.gather", np.array([10, 20]), np.array([-1]), {"dim": 0}, CaseTags("negative", "int64", "int"))
+    f.signature = replace(f.signature, op="torch.gather")
     html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
     assert '<div class="basis muted">The docs are silent here: negatives are not documented' in html
 

@@ -45,10 +45,11 @@ from typing import Any
 import numpy as np
 
 from conformance.core.outcome import Kind, Outcome
+from conformance.core.vocabulary import MismatchKind
 from conformance.report.atlas_match import AtlasLinks
 from conformance.report.views import file_safe
 from conformance.results.finding import Finding
-from conformance.spec.basis import Basis, departed
+from conformance.spec.basis import Basis
 from conformance.spec.catalog import spec
 
 UPSTREAM_DIR = "upstream"
@@ -99,23 +100,35 @@ def _how_to_run(finding: Finding, framework: str, short: bool) -> str:
 
 
 def _title(finding: Finding) -> str:
+    """The call, what it did and what triggers it (the proven trigger, else the finding's condition)."""
     sig = finding.signature
     what = {"value instead of error": "returns a value instead of an error"}.get(str(sig.outcome), str(sig.outcome))
+    if sig.outcome.kind is MismatchKind.SPEC_SILENT:
+        what = "returns" if finding.outcomes.get(sig.oracle, Outcome(Kind.VALUE)).kind is Kind.VALUE else "answers"
     policy = f" (it {sig.policy.value})" if sig.policy else ""
-    condition = ", ".join(sig.tags) or "any input"
-    return f"`{_call(finding)}` {what}{policy} for {condition}"
+    return f"`{_call(finding)}` {what}{policy} for {finding.trigger_words()}"
+
+
+def _trigger_lines(finding: Finding) -> list[str]:
+    """The pairs that prove the trigger: each feature as it shows the behaviour, and the outcome without it."""
+    if not finding.trigger:
+        return []
+    lines = ["What triggers it (each changed alone to its ordinary value, the call no longer shows it):", ""]
+    lines += [f"- {t.name()}: the same call with {t.ordinary} gives {t.outcome}" for t in finding.trigger]
+    return [*lines, ""]
 
 
 def _basis_lines(finding: Finding) -> list[str]:
+    """The doc sentence the finding rests on and its status, or the docs' silence."""
     try:
-        spec(finding.case.op)
+        doc = spec(finding.case.op).doc
     except ValueError:
         return ["The op is not in the catalog: no doc sentence."]
-    condition = finding.signature.condition
-    ground = departed(finding.case.op, condition.kind, condition.detail)
+    ground = finding.basis
+    kind = f"This is a {finding.kind.value}: {finding.kind.meaning}."
     if isinstance(ground, Basis):
-        return [f"> {ground.quote}", "", f"— {ground.url}"]
-    return [f"The docs are silent here ({spec(finding.case.op).doc}): {ground.reason}."]
+        return [f"> {ground.quote}", "", f"— {ground.url} ({ground.status.value})", "", kind]
+    return [f"The docs are silent here ({doc}): {ground.reason}.", "", kind]
 
 
 def others_line(finding: Finding, links: AtlasLinks | None = None) -> str:
@@ -168,6 +181,7 @@ def issue_text(finding: Finding, facts: Mapping[str, Any], links: AtlasLinks | N
         script.rstrip("\n"),
         "```",
         "",
+        *_trigger_lines(finding),
         "## What the docs say",
         "",
         *_basis_lines(finding),
