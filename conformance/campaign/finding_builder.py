@@ -663,6 +663,11 @@ class _Builder:
                 # a hang is kept as found: every shrink step would cost a whole timeout; after a stop (a signal) no
                 # script is rendered either (a script per oracle, an ONNX model: a minute for 300 root causes, loaded)
                 finding = as_found(None if halted else by_name[sig.oracle])
+                if not late:  # what triggers the hang: each counterfactual that hangs too costs its limit, once
+                    case, oracle = first.judged.case, by_name[sig.oracle]
+                    finding = replace(
+                        finding, tried=tried(sig, case, first.class_case, oracle, infos[sig.oracle], sightings)
+                    )
             else:
                 lead = self._lead(drawn)
                 followed = (

@@ -81,10 +81,14 @@ def finding_basis(sig: Signature) -> Ground:
 
 def finding_kind(sig: Signature, basis: Ground | None = None) -> FindingKind:
     """The kind of the finding ``sig`` (the module docstring's rule), on its ``basis`` (:func:`finding_basis`)."""
-    status = (basis or finding_basis(sig)).status
-    worst = sig.policy in STRAY_READS or sig.outcome.kind in FAULTS
-    if status is BasisStatus.DOCUMENTED and sig.outcome.kind not in (MismatchKind.PROTOCOL, MismatchKind.SPEC_SILENT):
+    status, outcome = (basis or finding_basis(sig)).status, sig.outcome.kind
+    if outcome is MismatchKind.PROTOCOL:
+        return FindingKind.HAZARD
+    if status is BasisStatus.DOCUMENTED and outcome is not MismatchKind.SPEC_SILENT:
         return FindingKind.BUG
+    if status.permits:  # any answer read from the input, and any error, conforms there: what is left read outside it,
+        return FindingKind.QUESTION if outcome is MismatchKind.INTERNAL else FindingKind.HAZARD  # crashed or hung
+    worst = sig.policy in STRAY_READS or outcome in FAULTS
     return FindingKind.HAZARD if worst else FindingKind.QUESTION
 
 

@@ -527,6 +527,8 @@ def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:
         return b.attrs.get(name, b.policy)
     if kind is ConditionKind.REGIME and detail in spec(op).unspecified:
         return unspecified_ground(op)
+    if kind is ConditionKind.EMPTY_AXIS and Regime.OOB_ABOVE.value in spec(op).unspecified:
+        return unspecified_ground(op)  # every index into an empty axis is out of range
     if kind is ConditionKind.REGIME and detail in (Regime.IN_RANGE.value, Regime.EMPTY.value):
         return ground(op, Decision.SHAPES)
     return ground(op, decision)
