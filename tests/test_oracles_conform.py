@@ -271,6 +271,38 @@ OPENVINO_DIFFERENCES = (
         "('Shapes {2,1,3} and {1,1,3} are not consistent, `data` and `indices` must have equal or intersecting "
         "dimensions, except for the dimension at axis'), which the ONNX spec allows",
     ),
+    KnownDifference(
+        "openvino-onnx",
+        "onnx.",
+        lambda d, i, a: d.dtype.kind == "c",
+        "OpenVINO 2026.4's ONNX front end refuses a model with complex tensors when it converts it ('Unsupported data "
+        "type COMPLEX64 expected: BOOL, BFLOAT16, ..., STRING'): OpenVINO has no complex element type, although the "
+        "Gather/GatherElements/GatherND schemas allow them",
+    ),
+    *(
+        KnownDifference(
+            "openvino",
+            op,
+            lambda d, i, a: d.dtype.kind in "US",
+            "OpenVINO 2026.4's CPU plugin has no GatherElements or GatherND kernel for strings ('GatherND node ... has "
+            "unsupported 'data' input precision: string'); its Gather gathers them",
+        )
+        for op in ("onnx.GatherElements", "onnx.GatherND", "openvino.GatherElements", "openvino.GatherND")
+    ),
+    KnownDifference(
+        "iree",
+        "onnx.",
+        lambda d, i, a: d.dtype.kind in "US",
+        "IREE 3.13 compiles no string tensors ('unimplemented: conversion of dtype '!torch.str' to builtin tensor "
+        "element type'), which the ONNX schemas allow",
+    ),
+    KnownDifference(
+        "tvm",
+        "onnx.",
+        lambda d, i, a: d.dtype.kind in "cUS",
+        "TVM has no complex or string dtype: tvm.runtime.tensor refuses such an input ('unknown dtype `complex64`', "
+        "'unknown dtype `<U1`'), which the ONNX schemas allow",
+    ),
     *(
         KnownDifference(
             "iree",
@@ -430,9 +462,16 @@ OBSERVED = [
     ("onnxruntime", "onnx.Gather-13", np.array([1.5, 2.5]), np.array([1.0], np.float32), "InvalidGraph"),
     ("onnx-reference", "onnx.GatherND-13", np.array([1.5]), np.array([[0]], np.int32), None),
     ("onnx-reference", "onnx.Gather-13", np.array([1.5, 2.5]), np.array([1.0], np.float32), None),
+    ("openvino-onnx", "onnx.Gather-13", np.array([1 + 2j], np.complex64), np.array([0]), "RuntimeError"),
+    ("openvino-onnx", "onnx.GatherND-13", np.array(["a", "b"]), np.array([[0]]), "RuntimeError"),
+    ("openvino-onnx", "onnx.Gather-13", np.array(["a", "bé"]), np.array([1]), None),
+    ("iree", "onnx.Gather-13", np.array(["a", "b"]), np.array([0]), "CompilerToolError"),
+    ("tvm", "onnx.Gather-13", np.array([1 + 2j], np.complex64), np.array([0]), "ValueError"),
 ]
-"""Inputs outside a schema or a compiler's types, run all the same (issue 22): the framework answers
-(onnxruntime refuses the model at session creation, XLA the function at compile time, onnx.reference runs it)."""
+"""Inputs outside a schema or a compiler's types, run all the same (issues 22 and 39): the framework answers
+(onnxruntime refuses the model at session creation, XLA the function at compile time, onnx.reference runs it;
+OpenVINO's ONNX front end refuses complex tensors at conversion and its CPU plugin strings in GatherND, IREE strings
+at compile time, TVM complex inputs)."""
 
 
 @pytest.mark.parametrize(
