@@ -148,8 +148,8 @@ def test_a_new_question_is_reported_and_fails_the_gate_only_when_asked() -> None
     question = Finding(_sig("paddle.gather", "spec silent", "wraps", ("negative",)), case, Outcome.unsupported(""), {})
     bug = Finding(_sig("numpy.take", "wrong value", "", ("in-range",)), case, Outcome.unsupported(""), {})
     assert bl.check(_run([question]), []) == []
-    assert [p.detail[:10] for p in bl.check(_run([question]), [], questions_fail=True)] == ["question: "]
-    assert [p.detail[:5] for p in bl.check(_run([bug]), [])] == ["bug: "]
+    assert [p.detail[-10:] for p in bl.check(_run([question]), [], questions_fail=True)] == ["(question)"]
+    assert [p.detail[-5:] for p in bl.check(_run([bug]), [])] == ["(bug)"]
 
 
 def test_findings_json_carries_kind_basis_and_trigger() -> None:

@@ -265,7 +265,7 @@ def check(result: RunResult, entries: list[Entry], *, questions_fail: bool = Fal
     (``result.replay``), ``harness error: ...`` per error in the suite itself,
     and ``nothing tested`` when no oracle ran a single case. ``result`` is not changed."""
     problems = [
-        GateProblem(GateFailure.NEW, f"{f.kind.value}: {f.signature.words()}")
+        GateProblem(GateFailure.NEW, f"{f.title()} ({f.kind.value})")
         for f in new_findings(result, entries)
         if f.kind.fails_gate or questions_fail
     ]

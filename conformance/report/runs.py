@@ -17,7 +17,7 @@ from conformance.core.vocabulary import FindingStatus, RunStatus
 from conformance.judge.rootcause import example_words, merged_into
 from conformance.judge.signature import Signature
 from conformance.report.facts_view import flatten_facts
-from conformance.results.finding import Finding, across_modes, by_trigger
+from conformance.results.finding import Finding, ranked
 from conformance.results.run_result import Matrix, MatrixKey, RunResult
 
 VOLATILE_FACTS: frozenset[str] = frozenset(
@@ -150,7 +150,8 @@ def case_size(finding: Finding) -> tuple[int, int, float]:
 def merge_group(group: Sequence[Finding]) -> Finding:
     """Findings of one signature as one: counts summed, the earliest time to
     find and the smallest reproducer (with its outcomes, scripts and model)
-    kept; "known" wins over "new", a baseline note or link is kept.
+    kept; "known" wins over "new", a baseline note or link is kept; the execution modes any of them shows in, and
+    the root causes merged into any of them by trigger, are the one's.
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
@@ -169,13 +170,16 @@ def merge_group(group: Sequence[Finding]) -> Finding:
         status=FindingStatus.KNOWN if any(f.status is FindingStatus.KNOWN for f in group) else best.status,
         baseline_note=best.baseline_note or next((f.baseline_note for f in group if f.baseline_note), None),
         baseline_link=best.baseline_link or next((f.baseline_link for f in group if f.baseline_link), None),
+        same_trigger=list(dict.fromkeys(m for f in group for m in f.same_trigger if m != best.signature)),
+        modes=dict(sorted({o: m for f in group for o, m in f.modes.items()}.items())),
+        scripts={**{o: t for f in group for o, t in f.scripts.items()}, **best.scripts},
     )
 
 
 def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Findings deduplicated by signature (tags in any order), each group merged with :func:`merge_group`,
-    then the execution modes of one framework merged (:func:`~conformance.results.finding.across_modes`), then
-    those with one proven trigger (:func:`~conformance.results.finding.by_trigger`).
+    then listed as a run lists them (:func:`~conformance.results.finding.ranked`: the execution modes of one
+    framework merged, worst first, those with one proven trigger as one, led by the worst as in the unsharded run).
 
     >>> import numpy as np
     >>> from conformance.core.case import Case
@@ -193,7 +197,7 @@ def merge_findings(findings: Iterable[Finding]) -> list[Finding]:
         target = merged_into(f.signature, example_words(f.case, own), seen) if own is not None else None
         f = replace(f, signature=target) if target is not None else f
         groups.setdefault(f.signature.key(), []).append(f)
-    return by_trigger(across_modes([merge_group(group) for group in groups.values()]))
+    return ranked([merge_group(group) for group in groups.values()])
 
 
 def shard_of(run: RunResult) -> tuple[int, int] | None:
