@@ -2,7 +2,8 @@
 runs: the atlas's in-range probe of the op's class (and, where the oracle holds them, bfloat16 data), written by
 the oracle as its reproducer writes it, imports only the framework and NumPy (``ml_dtypes`` for bfloat16), takes at
 most 30 lines, and prints what NumPy's reference gives (the docs' answer) both as expected and as observed (on
-bfloat16, which some ops refuse, what the oracle itself answers: the same value, or an error of the same type).
+bfloat16, which some ops refuse, what the oracle itself answers: the same value, or an error of the same type; on
+strings, where the oracle holds them, a value where it answers one, as the framework gives it: TensorFlow's bytes).
 The scripts of one oracle run in one interpreter of their own (the framework is imported once); the first of them
 also runs alone, in a fresh interpreter, from a folder outside the checkout.
 An oracle that cannot run here is skipped, saying why."""
@@ -101,7 +102,7 @@ for label, d in json.loads(Path(cases_file).read_text()):  # the oracle first (o
         continue
     received = narrowed(case) if info.bits == 32 else None
     text = oracle.upstream_script(case, reference_outcome(received if received is not None else case))
-    own = oracle.run_in_process(case.op, case.data, case.indices, dict(case.attrs)) if "bfloat16" in label else None
+    own = oracle.run_in_process(case.op, case.data, case.indices, dict(case.attrs)) if " " in label else None
     todo.append((label, text, own))
 for label, text, own in todo:
     path = Path(folder) / f"glance_{len(results)}.py"
@@ -123,7 +124,8 @@ Path(answer).write_text(json.dumps({"framework": info.framework, "results": resu
 
 def in_range_cases() -> dict[str, Case]:
     """One in-range probe per catalog op (the atlas's first row, every class), by op; and, labelled
-    ``<op> bfloat16``, the same on bfloat16 data for the first op of each namespace in each class (ONNX: opset 13)."""
+    ``<op> bfloat16`` and ``<op> str``, the same on bfloat16 and on string data for the first op of each namespace
+    in each class (ONNX: opset 13)."""
     cases: dict[str, Case] = {}
     for eq in EqClass:
         namespaces = set()
@@ -134,9 +136,10 @@ def in_range_cases() -> dict[str, Case]:
                     older_onnx = case.op.startswith("onnx.") and not case.op.endswith("-13")  # no bfloat16 before 13
                     if case.op.rsplit(".", 1)[0] not in namespaces and not older_onnx:
                         namespaces.add(case.op.rsplit(".", 1)[0])
-                        bf16 = replace(case, data=np.asarray(case.data).astype(BFLOAT16))
-                        cases[f"{case.op} bfloat16"] = bf16
-    return cases
+                        data = np.asarray(case.data)
+                        cases[f"{case.op} bfloat16"] = replace(case, data=data.astype(BFLOAT16))
+                        cases[f"{case.op} str"] = replace(case, data=data.astype(str))
+    return {label: Case.from_json(c.to_json()) for label, c in cases.items()}  # as the runner reads them
 
 
 def imports(script: str) -> set[str]:
@@ -193,14 +196,17 @@ def test_each_short_script_prints_the_reference_answer_on_an_in_range_probe(name
         if len(lines) > MAX_LINES or not imports(text) <= allowed(framework, text):
             problems.append((op, len(lines), imports(text) - allowed(framework, text)))
         printed = r["stdout"].splitlines()
+        other = op.endswith((" bfloat16", " str"))
         if f"expected (the docs): {want}" not in printed:
             problems.append((op, "expected", r["stdout"][-500:]))
-        if op.endswith("bfloat16") and r["own_error"]:  # the oracle's own error, raised by the short script too
+        if other and r["own_error"]:  # the oracle's own error, raised by the short script too
             if r["raised"] != r["own_error"]:
                 problems.append((op, f"{name} raised {r['own_error']}", r["error"][-800:]))
-        elif op.endswith("bfloat16") and f"observed: {r['own']}" not in printed:
+        elif op.endswith(" bfloat16") and f"observed: {r['own']}" not in printed:
             problems.append((op, f"{name} answered {r['own']}", r["stdout"][-500:], r["error"][-800:]))
-        elif not op.endswith("bfloat16") and (r["error"] or f"observed: {want}" not in printed):
+        elif op.endswith(" str") and (r["error"] or not any(p.startswith("observed: value") for p in printed)):
+            problems.append((op, f"{name} answered {r['own']}", r["stdout"][-500:], r["error"][-800:]))  # as bytes?
+        elif not other and (r["error"] or f"observed: {want}" not in printed):
             problems.append((op, r["stdout"][-500:], r["error"][-800:]))
     assert problems == [], "\n".join(map(str, problems))
 

@@ -7,8 +7,9 @@ An oracle describes how it calls one op as a :class:`Snippet` (``FrameworkOracle
 ``oracles/_common.py``): the imports, the lines that configure the framework, how a NumPy array
 becomes its input, the op's call (its unit's call, the attributes written out by :func:`with_attrs`),
 the lines of its execution mode around that call, and how its answer becomes NumPy. :func:`glance`
-writes the script: ``import numpy as np`` and the framework, the data and indices as literals, a print of
-what the docs ask for, the call, a print of what came back. Nothing but the framework and NumPy is
+writes the script: ``import numpy as np`` and the framework, a print of what the docs ask for (first: a
+framework may refuse the inputs themselves), the data and indices as literals, the call, a print of what came
+back. Nothing but the framework and NumPy is
 imported (``ml_dtypes`` only where the arrays are bfloat16); a call that crashes the process or hangs
 does so in the script too (a comment says so before it).
 
@@ -25,9 +26,9 @@ does so in the script too (a comment says so before it).
 import numpy as np
 import torch
 <BLANKLINE>
+print('expected (the docs): error (index out of range)')
 data = torch.from_numpy(np.array([1.5, 2.5], dtype=np.float32))
 indices = torch.from_numpy(np.array([2], dtype=np.int64))
-print('expected (the docs): error (index out of range)')
 out = torch.gather(data, index=indices, dim=0)
 got = out.numpy()
 print("observed: value", got.dtype, list(got.shape), "=", got.tolist())
@@ -151,13 +152,17 @@ def outcome_words(o: Outcome) -> str:
     >>> from conformance.core.outcome import ErrorClass
     >>> outcome_words(Outcome.returned(np.array([1.0, np.nan], np.float32)))
     "value float32 [2] = [1.0, nan] bits = ['0x3f800000', '0x7fc00000']"
+    >>> outcome_words(Outcome.returned(np.array(["abc"])))
+    "value <U3 [1] = ['abc']"
     >>> outcome_words(Outcome.raised(IndexError("index 3 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE))
     'error (index out of range)'
     """
     if o.kind is Kind.VALUE and o.value is not None:
         v = np.asarray(o.value)
-        raw = np.ascontiguousarray(v).reshape(-1).view(f"u{v.itemsize}").tolist()
-        bits = f" bits = {[hex(b) for b in raw]!r}" if shows_bits(v) else ""
+        bits = ""
+        if shows_bits(v):
+            raw = np.ascontiguousarray(v).reshape(-1).view(f"u{v.itemsize}").tolist()
+            bits = f" bits = {[hex(b) for b in raw]!r}"
         return f"value {v.dtype} {list(v.shape)} = {v.tolist()!r}{bits}"
     if o.kind is Kind.ERROR:
         return f"error ({o.error_class.value if o.error_class else 'other'})"
@@ -182,9 +187,9 @@ def glance(info: OracleInfo, case: Case, expected: Outcome, snippet: Snippet, ob
         *snippet.imports,
         *snippet.setup,
         "",
+        f"print({'expected (the docs): ' + outcome_words(expected)!r})",
         f"data = {_fill(snippet.data, 'array', literal(data))}",
         f"indices = {_fill(snippet.indices, 'array', literal(indices))}",
-        f"print({'expected (the docs): ' + outcome_words(expected)!r})",
     ]
     if observed is not None and observed.kind in (Kind.CRASH, Kind.TIMEOUT):
         what = "crashes this process" if observed.kind is Kind.CRASH else "does not return"
