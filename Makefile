@@ -26,7 +26,7 @@ test: $(STAMP) browser
 
 # The slow tests (not in `make test`): `gather-conformance upgrade` for real, two NumPy releases from the registry.
 test-slow: $(STAMP)
-	GATHER_CONFORMANCE_SLOW=1 $(BIN)/python -m pytest -q tests/test_upgrade_real.py
+	GATHER_CONFORMANCE_SLOW=1 $(BIN)/python -m pytest -q tests/test_upgrade_real.py tests/test_upstream.py
 
 # Debian's chromium + chromedriver for the report's browser test (never a browser download).
 browser:
