@@ -492,9 +492,10 @@ def test_run_facts_agree_with_the_console_and_read_without_raw_json_or_odd_units
 
 def test_the_markdown_summary_leads_with_new_behaviour_counting_spec_silent_apart() -> None:
     run = synthetic_run()
-    run.findings.append(replace(onnx_finding(), signature=replace(onnx_finding().signature, outcome="spec silent")))
+    silent = replace(onnx_finding().signature, op="paddle.gather", outcome="spec silent", policy="wraps", condition=())
+    run.findings.append(replace(onnx_finding(), signature=silent))  # a question: where paddle's docs are silent
     lines = markdown_summary(run, atlas=hand_atlas("clamps")).splitlines()
-    assert lines[2] == "**New**: 3 findings not in the baseline (and 1 where the docs are silent); the worst:"
+    assert lines[2] == "**New**: 3 findings not in the baseline (and 1 question, where the docs are silent); the worst:"
     table = lines.index(next(x for x in lines if x.startswith("### Where the frameworks disagree")))
     assert lines[table].startswith("### Where the frameworks disagree (1 of 4 atlas rows")
     assert (

@@ -139,8 +139,11 @@ def unexplained_like(values: list[np.ndarray]) -> np.ndarray | None:
     array([4., 4.])
     >>> unexplained_like([np.array([True]), np.array([False])]) is None
     True
+    >>> from conformance.core.arrays import as_dtype
+    >>> unexplained_like([np.zeros(1, as_dtype("bfloat16"))]).tolist()   # bfloat16 too (ml_dtypes, kind 'V')
+    [1.0]
     """
-    first = next((v for v in values if v.size and v.dtype.kind in "biufc"), None)
+    first = next((v for v in values if v.size and (v.dtype.kind in "biufc" or v.dtype.name == "bfloat16")), None)
     if first is None:
         return None
     if first.dtype.kind == "b":
