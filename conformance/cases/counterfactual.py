@@ -6,7 +6,8 @@ The features and their ordinary values (:class:`~conformance.core.vocabulary.Fea
 
 * the index dtype -> int64 (where int64 holds the values); the data dtype -> float32 (the values kept where
   float32 holds them, else fresh ones);
-* each attribute -> its default (a required one has none, and is left as it is);
+* each attribute -> its default (a required one has none, and is left as it is); one given as a type the docs do
+  not name for an integer (a 0-d array, a NumPy integer, a bool, a float) -> the plain int it stands for;
 * out-of-range indices -> into range (every index 0);
 * empty dimensions -> 1; a 0-d array -> 1-D;
 * the layout -> contiguous.
@@ -154,9 +155,11 @@ def _changes(case: Case) -> list[tuple[Feature, str, str, str, dict[str, Any]]]:
         out.append((Feature.DATA_DTYPE, "", name, ORDINARY_DATA, {"data": as_f32}))
     for a in spec(case.op).attrs:
         value = case.attrs.get(a.name, a.default)
-        if not a.required and not _same(value, a.default):
-            attrs = {**case.attrs, a.name: a.default}
-            out.append((Feature.ATTRIBUTE, a.name, repr(value), repr(a.default), {"attrs": attrs}))
+        plain = _plain_int(value)
+        ordinary = plain if plain is not None else a.default
+        if plain is not None or not a.required and not _same(value, a.default):
+            attrs = {**case.attrs, a.name: ordinary}
+            out.append((Feature.ATTRIBUTE, a.name, repr(value), repr(ordinary), {"attrs": attrs}))
     if case.tags is not None and case.tags.regime in POLICY_REGIMES and data.size:
         out.append((Feature.OUT_OF_RANGE, "", _short(idx), _short(np.zeros_like(idx)), {"indices": np.zeros_like(idx)}))
     full_data, full_idx = _unempty(data), _unempty(idx)
@@ -171,6 +174,22 @@ def _changes(case: Case) -> list[tuple[Feature, str, str, str, dict[str, Any]]]:
         contiguous = {"data": np.ascontiguousarray(data), "indices": np.ascontiguousarray(idx)}
         out.append((Feature.LAYOUT, "", "non-contiguous", "contiguous", contiguous))
     return out
+
+
+def _plain_int(value: Any) -> int | None:
+    """An attribute given as a type the docs do not name for an integer (a 0-d array, a NumPy integer, a bool, a
+    float), as the plain int it stands for: its ordinary form; None for a plain int and anything else.
+
+    >>> [_plain_int(v) for v in (np.array(1), np.int8(-1), True, 1.5, 1, "1")]
+    [1, -1, 1, 1, None, None]
+    """
+    if type(value) is int or isinstance(value, (str, bytes)) or value is None:
+        return None
+    if isinstance(value, (bool, np.bool_, np.integer, float, np.floating)) and np.isfinite(float(value)):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf" and np.isfinite(value):
+        return int(value)
+    return None
 
 
 def _same(value: Any, default: Any) -> bool:

@@ -29,6 +29,7 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Regime
 from conformance.spec.catalog import MLX_INDEXING_DOC, ONNX_DOC, spec
 
@@ -606,8 +607,17 @@ RUNTIME_LIMITS: dict[tuple[str, str], RuntimeLimit] = {
         _ORT_DATA, frozenset({"int64"}), Basis(_ORT_T + "; indices = tensor(int64)", ORT_KERNELS)
     ),
 }
+_OV_ELEMENT_TYPES = Basis(
+    "enum class Type_t: Enum to define possible element types. Values: undefined, dynamic, boolean, bf16, f16, f32, "
+    "f64, i4, i8, i16, i32, i64, u1, u2, u3, u4, u6, u8, u16, u32, u64, nf4, f8e4m3, f8e5m2, string, f4e2m1, f8e8m0",
+    "https://docs.openvino.ai/2024/api/c_cpp_api/group__ov__element__cpp__api.html",
+)
+_OV_DATA = frozenset(d for d in DATA_DTYPES if d not in ("complex64", "complex128", "object"))
+for _family in ("onnx.Gather", "onnx.GatherElements", "onnx.GatherND"):
+    RUNTIME_LIMITS[("openvino", _family)] = RuntimeLimit(_OV_DATA, frozenset(INDEX_DTYPES), _OV_ELEMENT_TYPES)
 """Each runtime's documented dtype limits, by (framework, op family): onnxruntime's CPU kernel table (Gather,
-GatherElements and GatherND 13+) lists no complex type, and GatherND's indices only as int64."""
+GatherElements and GatherND 13+) lists no complex type, and GatherND's indices only as int64; OpenVINO's element
+types (what its ONNX front end converts a model into) have no complex type."""
 
 
 def documented_limit(framework: str, family: str, data_dtype: str, index_dtype: str) -> Basis | None:
