@@ -552,17 +552,19 @@ TYPE_LEAKS = [
 
 
 @pytest.mark.parametrize(("op", "message", "sightings", "words"), TYPE_LEAKS, ids=[t[0] for t in TYPE_LEAKS])
-def test_an_attribute_refused_for_its_python_type_is_one_fact_whatever_the_indices(
+def test_an_attribute_refused_for_its_python_type_conforms_whatever_the_indices(
     op: str, message: str, sightings: list, words: str
 ) -> None:
+    # since issue 39: the docs type a Python int ('axis: int | None'), and say nothing of an int-like NumPy array or
+    # scalar, so refusing one is the framework's right (the audit's false finding: JAX's static arguments); these were
+    # one fact ({words}) whatever the indices, and are none now
     refused = Outcome.raised(ValueError(message), ErrorClass.OTHER)
     data = np.arange(6.0).reshape(1, 2, 3)
     seen = [
         _judged(op, data, np.full(shape, fill, dtype), refused, regime, axis=axis)
         for shape, dtype, fill, regime, axis in sightings
     ]
-    assert all(not j.verdict.conforms for j in seen), [j.verdict for j in seen]
-    assert {j.signature().tags for j in seen} == {(words,)}, [j.signature().words() for j in seen]
+    assert all(j.verdict.conforms for j in seen), [(words, j.verdict) for j in seen]
 
 
 def test_a_type_leak_condition_reads_back_from_its_words() -> None:

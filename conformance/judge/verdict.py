@@ -448,7 +448,7 @@ def _mismatch(case: Case, ref: Outcome, got: Outcome, dtypes: DtypeStatus) -> Mi
         return (
             Mismatch(MismatchKind.VALUE_INSTEAD_OF_ERROR) if got.kind is Kind.VALUE else _error_mismatch(case, ref, got)
         )
-    if got.kind is Kind.ERROR and _refused_empty_axis(case, ref, got):
+    if got.kind is Kind.ERROR and (_refused_empty_axis(case, ref, got) or _array_attribute(case)):
         return Mismatch.OK
     if got.kind is Kind.ERROR:
         return Mismatch.error_instead_of_value(got.error_class)
@@ -476,6 +476,19 @@ def _attribute_type_refused(ref: Outcome) -> bool:
     (True, False)
     """
     return ref.kind is Kind.ERROR and ref.error_type == "TypeError"
+
+
+def _array_attribute(case: Case) -> bool:
+    """Whether an attribute is given as a NumPy array or scalar (``axis=np.array(1)``, ``np.int64(1)``): the docs
+    type a Python int (``axis (int)``), and whether an int-like array is one they do not say, so refusing it is the
+    framework's right (Paddle's "argument (position 3) must be int, but got numpy.ndarray"); a value is judged.
+
+    >>> _array_attribute(Case("paddle.index_select", np.zeros(2), np.array([1]), {"axis": np.array(0)}))
+    True
+    >>> _array_attribute(Case("paddle.index_select", np.zeros(2), np.array([1]), {"axis": 0}))
+    False
+    """
+    return any(isinstance(v, (np.ndarray, np.generic)) for v in case.attrs.values())
 
 
 def _refused_empty_axis(case: Case, ref: Outcome, got: Outcome) -> bool:
