@@ -399,8 +399,14 @@ def tried(
 
 
 def _removes(j: Judged, sig: Signature) -> bool:
-    """Whether a counterfactual's judgement no longer shows ``sig``'s behaviour (it conforms, or departs otherwise)."""
-    return j.verdict.conforms or not j.signature().shows_behaviour_of(sig)
+    """Whether a counterfactual's judgement no longer shows ``sig``'s behaviour: it conforms, or answers a value that
+    departs otherwise (another finding's), and that no word of ``sig`` fits (an example too small to tell policies
+    apart shows nothing gone). A refusal of the ordinary value for another reason is no evidence either way."""
+    if j.verdict.conforms:
+        return True
+    if j.outcome.kind is not Kind.VALUE or j.signature().shows_behaviour_of(sig):
+        return False
+    return sig.policy is None or sig.policy not in j.words()
 
 
 def _grown(finding: Finding, sightings: Sightings) -> Finding:

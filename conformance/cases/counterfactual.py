@@ -39,7 +39,7 @@ import numpy as np
 
 from conformance.core.arrays import dtype_family, dtype_name
 from conformance.core.case import Case, CaseTags
-from conformance.core.vocabulary import POLICY_REGIMES, Feature, Flag, Regime
+from conformance.core.vocabulary import POLICY_REGIMES, AttrRole, Feature, Flag, Regime
 from conformance.spec.catalog import spec
 from conformance.spec.policy import ONNX
 from conformance.spec.reference import reference
@@ -207,27 +207,46 @@ def counterfactuals(case: Case) -> list[Counterfactual]:
     feature already ordinary, or whose ordinary value breaks a rule of the op's docs the case kept (an attribute's
     default that does not fit the case's shapes: a refusal there is no evidence of anything)."""
     like = case.tags or CaseTags(Regime.IN_RANGE, np.asarray(case.indices).dtype.name, "")
-    kept = _broken_rule(case)
+    kept = _reference_says(case)
     out = []
     for feature, detail, shows, ordinary, fields in _changes(case):
         changed = retagged(replace(case, **fields), like)
-        if _broken_rule(changed) in (None, kept):
+        shaping = feature is Feature.ATTRIBUTE and detail not in (spec(case.op).mode_attr, AttrRole.FILL_VALUE)
+        if _fair(kept, _reference_says(changed), detail if shaping else None):
             out.append(Counterfactual(feature, shows, ordinary, changed, detail))
     return out
 
 
-def _broken_rule(case: Case) -> object:
-    """The precondition of the op's docs the case breaks (the reference's typed error's rule, or its message where
-    it has none), None where it breaks none (a value, or an index error).
+def _fair(kept: tuple[str, ...], now: tuple[str, ...], attribute: str | None) -> bool:
+    """Whether a counterfactual tells anything of the case: it breaks no rule of the docs the case kept; and an
+    ``attribute`` that shapes the call (an axis, ``batch_dims``: not the mode, nor the fill, which decide the policy)
+    given its ordinary value leaves what the docs ask for as it was (a value, an index error, the same rule) unless
+    the rule the case breaks blames that very attribute (then fixing it is the point). An axis changed so that the
+    index falls out of range, or the shapes stop fitting, says nothing of the axis.
+
+    >>> _fair(("value",), ("index error",), "axis"), _fair(("rule", "attribute type", "axis"), ("value",), "axis")
+    (False, True)
+    >>> _fair(("index error",), ("rule", "rank mismatch", "indices"), None), _fair(("index error",), ("value",), None)
+    (False, True)
+    """
+    if now[0] == "rule" and now != kept:
+        return False
+    return attribute is None or now[0] == kept[0] or (kept[0] == "rule" and kept[-1] == attribute)
+
+
+def _reference_says(case: Case) -> tuple[str, ...]:
+    """What the op's docs ask for on ``case``, in short: ``("value",)``, ``("index error",)`` or ``("rule", rule,
+    blamed argument)`` (the reference's typed precondition error; its message where it carries none).
 
     >>> c = Case("mlx.take_along_axis", np.zeros((2, 2)), np.zeros((1, 1), np.int64), {"axis": None})
-    >>> _broken_rule(c) is not None, _broken_rule(replace(c, attrs={"axis": 1}))
-    (True, None)
+    >>> _reference_says(c)[0], _reference_says(replace(c, attrs={"axis": 1}))
+    ('rule', ('value',))
     """
     try:
         reference(case.op, case.data, case.indices, check_dtypes=False, **case.attrs)
-    except IndexError:
-        return None
+    except IndexError as exc:
+        rule = getattr(exc, "rule", None)
+        return ("rule", str(rule), str(getattr(exc, "argument", ""))) if rule is not None else ("index error",)
     except (ValueError, TypeError) as exc:
-        return getattr(exc, "rule", None) or str(exc)
-    return None
+        return ("rule", str(getattr(exc, "rule", None) or exc), str(getattr(exc, "argument", "")))
+    return ("value",)

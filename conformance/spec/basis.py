@@ -246,7 +246,10 @@ BASES: dict[str, OpBasis] = {
         ),
     ),
     "torch.take_along_dim": OpBasis(
-        _tad("This function is similar to NumPy's take_along_axis."),
+        Silent(
+            "the page says only 'This function is similar to NumPy's take_along_axis.': similar promises no error for "
+            "an index out of range (NumPy's rule is held, and a departure from it is a question)"
+        ),
         _tad("indices (LongTensor): the indices into input. Must have long dtype."),
         _tad("This function is similar to NumPy's take_along_axis."),
         {"dim": _tad("If dim is None, the input array is treated as if it has been flattened to 1d.")},
@@ -464,6 +467,11 @@ BASES: dict[str, OpBasis] = {
         _ovge("T_IND: int32 or int64"),
         _ovge("The indices tensor has the same shape as the data tensor except for the axis dimension"),
         {"axis": _ovge("Negative value means counting dimensions from the back")},
+        unspecified=_undefined(
+            "All index values are expected to be within bounds [0, s-1], where s is size along axis dimension of the "
+            "data tensor",
+            spec("openvino.GatherElements").doc,
+        ),
     ),
     "openvino.GatherND": OpBasis(
         _ovnd("It requires all indices from this tensor to be in the range [0, s-1]"),
@@ -475,6 +483,9 @@ BASES: dict[str, OpBasis] = {
                 "examples, not a sentence"
             )
         },
+        unspecified=_undefined(
+            "It requires all indices from this tensor to be in the range [0, s-1]", spec("openvino.GatherND").doc
+        ),
     ),
 }
 

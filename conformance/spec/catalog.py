@@ -852,20 +852,20 @@ CATALOG: tuple[OpSpec, ...] = (
         OPENVINO_IDX,
         OPENVINO_ELEMENTS_NOTE,
         opset=6,
-        unspecified=frozenset({"negative"}),
+        unspecified=OOB | {"negative"},
     ),
     OpSpec(
         "openvino.GatherND",
         EqClass.ND,
         OPENVINO_DOC.format("2022.2", "GatherND_8"),
         (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),),
-        gather_nd("openvino.GatherND"),
+        gather_nd("openvino.GatherND", empty_tuple=EmptyTuple.SLICES),
         NONNEGATIVE,
         OPENVINO_DTYPES,
         OPENVINO_IDX,
         OPENVINO_ND_NOTE,
         opset=8,
-        unspecified=frozenset({"negative"}),
+        unspecified=OOB | {"negative"},
     ),
 )
 
