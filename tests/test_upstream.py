@@ -5,7 +5,6 @@ checkout. tests/test_upstream_snippets.py runs every oracle's short script on ev
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import subprocess
@@ -26,30 +25,9 @@ from conformance.report.views import finding_anchor
 from conformance.results.atlas import Atlas
 from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
+from tests.test_upstream_snippets import allowed, imports
 
 OPS = ("numpy.take_along_axis", "torch.gather", "torch.take_along_dim", "torch.index_select")
-FRAMEWORK_MODULES = {
-    "numpy": {"numpy"},
-    "torch": {"torch"},
-    "tensorflow": {"tensorflow"},
-    "jax": {"jax"},
-    "onnxruntime": {"onnx", "onnxruntime"},
-    "onnx": {"onnx"},
-    "openvino": {"openvino", "onnx"},
-    "paddle": {"paddle"},
-    "mlx": {"mlx"},
-}
-"""What a short script may import beside NumPy, by framework (an ONNX runtime builds its model with ``onnx``)."""
-
-
-def _imports(script: str) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(script)):
-        if isinstance(node, ast.Import):
-            names |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
-    return names
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +116,8 @@ def check_issue_texts(report_folder: Path, tmp_path: Path) -> set[str]:
         assert script + "\n" == finding.upstream_scripts.get(oracle), anchor  # the short script, not the reproducer
         assert "REPRODUCED" in finding.scripts[oracle]  # which stays as it is
         framework = re.search(r"^- (\S+) ", text.split("## Environment", 1)[1], re.MULTILINE).group(1)  # type: ignore[union-attr]
-        allowed = {"numpy"} | FRAMEWORK_MODULES[framework] | ({"ml_dtypes"} if "bfloat16" in script else set())
-        assert _imports(script) <= allowed, (anchor, _imports(script) - allowed)
+        may = allowed(framework, script)
+        assert imports(script) <= may, (anchor, imports(script) - may)
         assert len(script.splitlines()) <= MAX_LINES, (anchor, len(script.splitlines()))
         seen.add(framework)
         folder = tmp_path / f"elsewhere{n}"
