@@ -31,7 +31,7 @@ from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
-from conformance.core.vocabulary import MismatchKind
+from conformance.core.vocabulary import POLICY_REGIMES, MismatchKind
 from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, fact, still_shows
 from conformance.judge.signature import Signature
@@ -406,7 +406,8 @@ def _removes(j: Judged, sig: Signature) -> bool:
         return True
     if j.outcome.kind is not Kind.VALUE or j.signature().shows_behaviour_of(sig):
         return False
-    return sig.policy is None or sig.policy not in j.words()
+    in_range = j.case.tags is None or j.case.tags.regime not in POLICY_REGIMES  # no index a policy would read there
+    return sig.policy is None or in_range or sig.policy not in j.words()
 
 
 def _grown(finding: Finding, sightings: Sightings) -> Finding:

@@ -136,7 +136,7 @@ def rank(sig: Signature) -> tuple[int, int]:
     """Where a finding is listed: bugs first by :func:`severity`, then hazards (stray reads first), then questions.
 
     >>> from conformance.judge.signature import Signature
-    >>> bug = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "wrong error", "", ("bad index",))
+    >>> bug = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "dtype rejected", "", ("data dtype",))
     >>> hazard = Signature("mlx.take", "mlx", "0.32.4", "cpu", "eager", "crash", "", ("extreme",))
     >>> rank(bug) < rank(hazard)
     True

@@ -13,8 +13,8 @@ Quotes are copied from the pages (as their docstrings render them, without
 markup); ``tests/test_basis.py`` checks every op has a ground for every decision
 and, where the framework is installed, that each quote is in its docstring.
 
->>> ground("torch.take_along_dim", Decision.POLICY).quote
-"This function is similar to NumPy's take_along_axis."
+>>> ground("torch.take_along_dim", Decision.DTYPES).quote
+'indices (LongTensor): the indices into input. Must have long dtype.'
 >>> isinstance(ground("torch.gather", Decision.POLICY), Silent)
 True
 >>> ground("numpy.take", Decision.ATTRIBUTE, "mode").url
