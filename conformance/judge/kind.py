@@ -29,14 +29,12 @@ error if any index is out of bounds", any means any.)
 
 from __future__ import annotations
 
-from conformance.core.behaviour import Behaviour
 from conformance.core.blame import Rule
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
 from conformance.judge.signature import Signature
+from conformance.judge.verdict import STRAY
 from conformance.spec.basis import Ground, Silent, departed
 
-STRAY_READS = frozenset({Behaviour.GARBAGE, Behaviour.FILLS_OR_GARBAGE})
-"""Words of a value that may hold memory outside the input."""
 FAULTS = frozenset({MismatchKind.CRASH, MismatchKind.TIMEOUT, MismatchKind.PROTOCOL})
 """Outcomes no doc permits a user to meet unwarned."""
 
@@ -90,7 +88,7 @@ def finding_kind(sig: Signature, basis: Ground | None = None) -> FindingKind:
         return FindingKind.BUG
     if status.permits:  # any answer read from the input, and any error, conforms there: what is left read outside it,
         return FindingKind.QUESTION if outcome is MismatchKind.INTERNAL else FindingKind.HAZARD  # crashed or hung
-    worst = sig.policy in STRAY_READS or outcome in FAULTS
+    worst = sig.policy in STRAY or outcome in FAULTS
     return FindingKind.HAZARD if worst else FindingKind.QUESTION
 
 
@@ -124,7 +122,7 @@ def severity(sig: Signature) -> int:
     (2, 5)
     """
     kind = sig.outcome.kind
-    if kind is MismatchKind.VALUE_INSTEAD_OF_ERROR and sig.policy in STRAY_READS:
+    if kind is MismatchKind.VALUE_INSTEAD_OF_ERROR and sig.policy in STRAY:
         return 2
     return BUG_SEVERITY.get(kind, max(BUG_SEVERITY.values()) + 1)
 
@@ -142,5 +140,5 @@ def rank(sig: Signature) -> tuple[int, int]:
     True
     """
     kind = finding_kind(sig)
-    stray_first = 0 if kind is FindingKind.HAZARD and sig.policy in STRAY_READS else severity(sig)
+    stray_first = 0 if kind is FindingKind.HAZARD and sig.policy in STRAY else severity(sig)
     return KIND_ORDER.index(kind), stray_first
