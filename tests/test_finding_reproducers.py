@@ -233,3 +233,46 @@ def test_a_bfloat16_stray_read_from_an_empty_axis_shows_its_root_cause_whatever_
     )
     other, shows = judgement(case, info, Outcome.returned(np.zeros(1, bf16))).other
     assert shows, other
+
+
+def test_a_script_of_a_stray_read_runs_the_case_again_until_it_finds_other_bytes(tmp_path) -> None:
+    """Regression (CI on 08008ad, test_consistency): MLX's take_along_axis on an empty bfloat16 axis read
+    stray bytes in the campaign's oracle process ('spec silent, for empty axis'); its script, in a fresh process,
+    read 0, which a zero fill gives too and MLX's docs permit ("Indexing out of bounds is undefined behavior"), and
+    said 'not reproduced'. MLX's first unchecked read in a process finds zeros, the next ones mostly do not: a
+    script of a stray read runs the case up to STRAY_TRIES times and says which run showed it."""
+    import numpy as np
+
+    pytest.importorskip("mlx.core", reason="needs MLX")
+    from conformance.core.arrays import as_dtype
+    from conformance.core.case import Case, CaseTags
+    from conformance.core.outcome import Outcome
+    from conformance.execution.registry import get
+    from conformance.judge.judged import STRAY_TRIES, judged_alone, judgement
+    from conformance.judge.verdict import STRAY, reference_outcome
+
+    bf16 = as_dtype("bfloat16")
+    case = Case(
+        "mlx.take_along_axis",
+        np.zeros(0, bf16),
+        np.array([65535], np.uint16),
+        {"axis": 0},
+        CaseTags("extreme", "uint16", "float"),
+    )
+    garbage = Outcome.returned(np.array([5.28e22], bf16))
+    oracle = get("mlx", isolated=False)
+    try:
+        info = oracle.info()
+        assert judged_alone(case, info, garbage).verdict.behaviour in STRAY
+        verdicts = judgement(case, info, garbage)
+        assert verdicts.tries == STRAY_TRIES
+        assert judgement(case, info, Outcome.returned(np.zeros(0, bf16))).tries == 1  # not a stray read
+        repro = oracle.reproducer(case, reference_outcome(case), garbage, judgement=verdicts)
+    finally:
+        oracle.close()
+    path = save(repro, tmp_path / "script")
+    run = subprocess.run(
+        [sys.executable, str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert run.returncode == 1 and "REPRODUCED" in run.stdout, run.stdout + run.stderr
+    assert f"of at most {STRAY_TRIES}" in run.stdout, run.stdout

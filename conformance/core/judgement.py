@@ -73,11 +73,15 @@ class Judgement:
     class, the verdict's words and whether it shows the finding (``errors``);
     the same for the values the campaign can name (``values``: label, array,
     words, shows: the reference's, each policy's, the one observed) and for any
-    other value (``other``)."""
+    other value (``other``); ``tries``: how many times a script may run the
+    case before it says ``not reproduced`` (more than one where the finding is
+    a read outside the input, whose bytes differ from run to run: MLX's first
+    unchecked read in a process finds zeros, the next ones do not)."""
 
     errors: tuple[tuple[str, str, bool], ...]
     values: tuple[tuple[str, np.ndarray, str, bool], ...]
     other: tuple[str, bool]
+    tries: int = 1
 
     @classmethod
     def against(cls, reference: Outcome) -> Judgement:
