@@ -109,7 +109,8 @@ def test_each_quote_is_in_the_docs_the_installed_framework_carries(op: str) -> N
         pytest.skip(f"{op}: its framework's docstring is not loadable here")
     page = _plain(doc)
     b = op_basis(op)
-    quotes = [g.quote for g in (b.policy, b.dtypes, b.shapes, *b.attrs.values()) if isinstance(g, Basis)]
+    grounds = (b.policy, b.dtypes, b.shapes, *b.attrs.values(), *b.rules.values())
+    quotes = [g.quote for g in grounds if isinstance(g, Basis) and g.url == spec(op).doc]
     missing = [q for q in quotes if _plain(q) not in page]
     assert not missing, missing
 

@@ -15,12 +15,12 @@ from conformance.core.case import Case, CaseTags
 from conformance.core.outcome import ErrorClass, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Feature, FindingKind, FindingStatus
 from conformance.gate import baseline as bl
-from conformance.judge.kind import finding_kind, rank
+from conformance.judge.kind import finding_basis, finding_kind, rank
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
 from conformance.results.finding import Finding, Tried, by_trigger, ranked
 from conformance.results.run_result import RunResult
-from conformance.spec.basis import BASES, Basis, Silent, departed, ground, unspecified_ground
+from conformance.spec.basis import BASES, Basis, Silent, departed, ground, op_basis, unspecified_ground
 from conformance.spec.catalog import ops, spec
 
 
@@ -29,9 +29,54 @@ def test_every_ground_of_every_op_has_one_of_the_four_statuses(op: str) -> None:
     grounds = [ground(op, d) for d in (Decision.POLICY, Decision.DTYPES, Decision.SHAPES)]
     grounds += [ground(op, Decision.ATTRIBUTE, a.name) for a in spec(op).attrs]
     grounds += [unspecified_ground(op)] if spec(op).unspecified else []
+    grounds += list(op_basis(op).rules.values())
     for g in grounds:
         assert g.status in set(BasisStatus)
-        assert isinstance(g, Silent) is (g.status is BasisStatus.SILENT)
+        # silent: the docs say nothing (no quote), or state a requirement without calling its breach an error
+        assert isinstance(g, Silent) or g.quote and (g.status is not BasisStatus.SILENT or "error" not in g.quote)
+
+
+def test_a_requirement_the_docs_do_not_call_an_error_makes_a_question_and_a_stray_read_a_hazard() -> None:
+    """Audit (stop 40): ORT's GatherND broadcasting divisible batches was a bug resting on "indices_shape[-1]
+    between 1 and r-b", a rule the case keeps; the broken rule is "2) The first b dimensions ... must be equal.",
+    which, unlike rule 5's bounds, the page does not call an error: a question, quoting rule 2. Paddle's
+    index_select on [N, 1] indices ("index (Tensor): The 1-D Tensor ...") likewise; a crash there is a hazard."""
+    from conformance.core.blame import Rule
+    from conformance.core.outcome import Kind
+
+    def basis_of(op: str, rule: Rule, argument: str = "indices") -> object:
+        return finding_basis(
+            Signature(op, "o", "1", "cpu", "eager", "value instead of error", "", (f"precondition: {rule.value}",)),
+            Outcome(Kind.ERROR, error_class=ErrorClass.SHAPE_INVALID, rule=rule, argument=argument),
+        )
+
+    nd = basis_of("onnx.GatherND-13", Rule.BATCH_MISMATCH)
+    assert isinstance(nd, Basis) and nd.quote.startswith("2) The first b dimensions") and nd.status.value == "silent"
+    assert basis_of("onnx.GatherND-13", Rule.TUPLE_TOO_LONG).status is BasisStatus.DOCUMENTED  # "=> error condition"
+    assert basis_of("paddle.index_select", Rule.INDEX_RANK).status is BasisStatus.SILENT
+    assert basis_of("paddle.take_along_axis", Rule.ATTRIBUTE_TYPE, "broadcast").status is BasisStatus.SILENT
+    assert (
+        basis_of("torch.gather", Rule.RANK_MISMATCH).quote == "input and index must have the same number of dimensions."
+    )
+    value = Signature(
+        "paddle.index_select", "p", "1", "cpu", "eager", "value instead of error", "", ("precondition: index rank",)
+    )
+    crash = Signature(
+        "onnx.GatherND", "ort", "1", "cpu", "eager", "crash", "", ("precondition: batch_dims out of range",)
+    )
+    assert finding_kind(value, basis_of("paddle.index_select", Rule.INDEX_RANK)) is FindingKind.QUESTION
+    assert finding_kind(crash, basis_of("onnx.GatherND-13", Rule.BATCH_DIMS_RANGE, "batch_dims")) is FindingKind.HAZARD
+
+
+def test_an_index_error_under_a_shape_condition_rests_on_the_index_policy_sentence() -> None:
+    """Audit (stop 40): TensorFlow's gather returning a value for an index into an empty axis quoted the output shape
+    formula, which the value keeps; the reference raised for an index it cannot place, so the ground is the
+    policy's: "Caution: On CPU, if an out of bound index is found, an error is raised." """
+    from conformance.core.outcome import Kind
+
+    sig = Signature("tensorflow.gather", "tf", "2", "cpu", "eager", "value instead of error", "", ("empty data",))
+    g = finding_basis(sig, Outcome(Kind.ERROR, error_class=ErrorClass.INDEX_OUT_OF_RANGE))
+    assert isinstance(g, Basis) and g.quote.endswith("an error is raised.")
 
 
 @pytest.mark.parametrize("op", ["mlx.take", "mlx.take_along_axis", "mlx.advanced_indexing"])
@@ -212,3 +257,43 @@ def test_a_counterfactual_is_tagged_by_its_own_values() -> None:
     )
     assert str(retagged(replace(case, indices=np.array([-1])), case.tags).tags.regime) == "negative"
     assert str(retagged(replace(case, indices=np.array([0])), case.tags).tags.regime) == "in-range"
+
+
+def test_openvino_refusing_gather_elements_indices_smaller_off_the_axis_is_its_documented_limit() -> None:
+    """Audit (stop 40, false): openvino-onnx refusing ONNX GatherElements with indices (1, 1, 1) on data (2, 1, 1),
+    axis 1 ("Shapes {2,1,1} and {1,1,1} are not consistent") was a bug 'shapes refused'; OpenVINO's GatherElements-6,
+    which its ONNX front end converts the op into, documents "The indices tensor has the same shape as the data
+    tensor except for the axis dimension": a documented limitation, an atlas fact. Run on the real oracle."""
+    from conformance.core.case import Case
+    from conformance.execution import registry
+
+    if "openvino-onnx" not in registry.available():
+        pytest.skip("needs OpenVINO")
+    oracle = registry.get("openvino-onnx", isolated=False)
+    try:
+        case = Case(
+            "onnx.GatherElements-13",
+            np.array([[[1.5]], [[2.5]]], np.float32),
+            np.zeros((1, 1, 1), np.int64),
+            {"axis": 1},
+            CaseTags("in-range", "int64", "float"),
+        )
+        got = oracle.run_many([case])[0]
+        info = oracle.info()
+    finally:
+        oracle.close()
+    assert got.kind.value == "error" and got.error_class is ErrorClass.SHAPE_INVALID, got.describe()
+    v = judge(case, reference_outcome(case), got, PolicyValues(case), framework=info.framework)
+    assert v.conforms
+    assert not judge(case, reference_outcome(case), got, PolicyValues(case), framework="onnxruntime").conforms
+
+
+def test_an_internal_error_where_the_docs_want_an_error_is_a_question() -> None:
+    """Audit (stop 40): Paddle's take, mode='wrap', on an empty axis raises "Integer division by zero" where the
+    reference raises too; no sentence says which error: a question, not a bug quoting "'wrap': wrap around"."""
+    from conformance.core.outcome import Kind
+
+    sig = Signature("paddle.take", "paddle", "3.3.1", "cpu", "dygraph", "internal error", "", ("empty axis",))
+    basis = finding_basis(sig, Outcome(Kind.ERROR, error_class=ErrorClass.INDEX_OUT_OF_RANGE))
+    assert basis.status is BasisStatus.SILENT and finding_kind(sig, basis) is FindingKind.QUESTION
+    assert finding_kind(sig, finding_basis(sig, Outcome.returned(np.zeros(1)))) is FindingKind.BUG

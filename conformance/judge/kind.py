@@ -30,10 +30,11 @@ error if any index is out of bounds", any means any.)
 from __future__ import annotations
 
 from conformance.core.blame import Rule
+from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY
-from conformance.spec.basis import Ground, Silent, departed
+from conformance.spec.basis import Ground, Silent, departed, index_ground, rule_ground
 
 FAULTS = frozenset({MismatchKind.CRASH, MismatchKind.TIMEOUT, MismatchKind.PROTOCOL})
 """Outcomes no doc permits a user to meet unwarned."""
@@ -57,26 +58,72 @@ NO_SENTENCE: dict[object, Silent] = {
 """What rests on no doc sentence, whatever the op (by outcome, or by condition)."""
 
 
-def finding_basis(sig: Signature) -> Ground:
-    """The doc sentence (or the silence) a finding rests on: the ground of the decision its condition departs
-    from (:func:`~conformance.spec.basis.departed`), except where no doc speaks (:data:`NO_SENTENCE`).
+INTERNAL_FOR_ERROR = Silent(
+    "the docs want the call to fail, and it fails: that its error reads as the framework's own fault (a division by "
+    "zero, an assertion) is a question of its class, which the docs do not rule on"
+)
+"""An internal error where the reference raises too (Paddle's take, mode='wrap', on an empty axis: "Integer division
+by zero"): no sentence is departed from."""
 
-    >>> from conformance.judge.signature import Signature
+ANSWERED_INSTEAD = frozenset(
+    {
+        MismatchKind.VALUE_INSTEAD_OF_ERROR,
+        MismatchKind.CRASH,
+        MismatchKind.TIMEOUT,
+        MismatchKind.INTERNAL,
+        MismatchKind.SPEC_SILENT,
+        MismatchKind.PROTOCOL,
+    }
+)
+"""What a framework may answer where the reference raised: the finding rests on the rule the reference's error
+states (its typed fields), not on the condition the generator drew."""
+
+
+def finding_basis(sig: Signature, reference: Outcome | None = None) -> Ground:
+    """The doc sentence (or the silence) a finding rests on, except where no doc speaks (:data:`NO_SENTENCE`):
+    where the reference raised and the framework answered otherwise (:data:`ANSWERED_INSTEAD`), the sentence of the
+    rule the reference's typed error names (:func:`~conformance.spec.basis.rule_ground`, with the argument it
+    blames), or of the index policy where it raised for an index it cannot place
+    (:func:`~conformance.spec.basis.index_ground`: an empty axis too); else the ground of the decision the
+    condition departs from (:func:`~conformance.spec.basis.departed`).
+
+    >>> from conformance.core.blame import Rule
+    >>> from conformance.core.outcome import ErrorClass, Kind
     >>> sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "NaN payload not kept", "", ("data:float32",))
     >>> finding_basis(sig).status.value
     'silent'
+    >>> torch = Signature("torch.gather", "torch", "2.13.0", "cpu", "eager", "value instead of error", "",
+    ...     ("empty data",))
+    >>> error = Outcome(Kind.ERROR, error_class=ErrorClass.SHAPE_INVALID, rule=Rule.RANK_MISMATCH, argument="indices")
+    >>> finding_basis(torch, error).quote
+    'input and index must have the same number of dimensions.'
     """
     quiet = (
         NO_SENTENCE.get(sig.outcome.kind)
         or NO_SENTENCE.get(sig.condition.kind)
         or (NO_SENTENCE.get(Rule(sig.condition.detail)) if sig.condition.kind is ConditionKind.PRECONDITION else None)
+        or (NO_SENTENCE.get(reference.rule) if reference is not None and reference.rule is not None else None)
     )
     if quiet is not None:
         return quiet
+    if sig.outcome.kind is MismatchKind.INTERNAL and reference is not None and reference.kind is Kind.ERROR:
+        return INTERNAL_FOR_ERROR
     try:
+        if reference is not None and reference.kind is Kind.ERROR and sig.outcome.kind in ANSWERED_INSTEAD:
+            if reference.rule is not None:
+                return rule_ground(sig.op, Rule(reference.rule), reference.argument or "")
+            if reference.error_class is ErrorClass.INDEX_OUT_OF_RANGE and sig.condition.kind in SHAPE_CONDITIONS:
+                return index_ground(sig.op)
         return departed(sig.op, sig.condition.kind, sig.condition.detail)
     except (KeyError, ValueError):
         return Silent(f"{sig.op} is not in the catalog")
+
+
+SHAPE_CONDITIONS = frozenset(
+    {ConditionKind.EMPTY_DATA, ConditionKind.EMPTY_OUTPUT, ConditionKind.PRECONDITION, ConditionKind.ANY}
+)
+"""Conditions whose decision is the shape rule's (:data:`~conformance.spec.basis.DECIDED_BY`): where the reference's
+error under one of them is an index out of range, the index policy is the ground."""
 
 
 def finding_kind(sig: Signature, basis: Ground | None = None) -> FindingKind:
@@ -130,8 +177,9 @@ def severity(sig: Signature) -> int:
 KIND_ORDER = (FindingKind.BUG, FindingKind.HAZARD, FindingKind.QUESTION)
 
 
-def rank(sig: Signature) -> tuple[int, int]:
-    """Where a finding is listed: bugs first by :func:`severity`, then hazards (stray reads first), then questions.
+def rank(sig: Signature, kind: FindingKind | None = None) -> tuple[int, int]:
+    """Where a finding is listed: bugs first by :func:`severity`, then hazards (stray reads first), then questions
+    (its ``kind``, where the finding knows it from its reference's error: :func:`finding_basis`).
 
     >>> from conformance.judge.signature import Signature
     >>> bug = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "dtype rejected", "", ("data dtype",))
@@ -139,6 +187,6 @@ def rank(sig: Signature) -> tuple[int, int]:
     >>> rank(bug) < rank(hazard)
     True
     """
-    kind = finding_kind(sig)
+    kind = kind or finding_kind(sig)
     stray_first = 0 if kind is FindingKind.HAZARD and sig.policy in STRAY else severity(sig)
     return KIND_ORDER.index(kind), stray_first

@@ -96,7 +96,7 @@ def finding_order(finding: Finding) -> tuple[int, tuple[int, int], int, int, int
     worst = max(policy, kind_severity(kind))
     new = 0 if finding.status is FindingStatus.NEW else 1
     sig = finding.signature
-    return (new, rank(sig), user_cost(sig), -worst, -finding.count, sig.key())
+    return (new, rank(sig, finding.kind), user_cost(sig), -worst, -finding.count, sig.key())
 
 
 def op_doc(op: str) -> tuple[str, str] | None:

@@ -13,13 +13,16 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from conformance.core.case import Case
-from conformance.core.outcome import Outcome
-from conformance.core.vocabulary import BasisStatus, Feature, FindingKind, FindingStatus, MismatchKind
+from conformance.core.outcome import Kind, Outcome
+from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
 from conformance.judge.kind import finding_basis, finding_kind, rank
 from conformance.judge.signature import Signature
+from conformance.judge.verdict import STRAY
 from conformance.spec.basis import Ground
 
 
@@ -144,14 +147,47 @@ class Finding:
 
     def title(self) -> str:
         """The finding in one line, named by its trigger where one is proven (:meth:`trigger_words`), else by its
-        condition (:meth:`~conformance.judge.signature.Signature.words`)."""
+        condition (:meth:`~conformance.judge.signature.Signature.words`; a broken precondition with the shapes that
+        break it). Where the docs do not define the outcome (the judge's ``spec silent``), the title says what the
+        framework did and what the docs make of it.
+
+        >>> import numpy as np
+        >>> sig = Signature("paddle.gather", "paddle-static", "3.3.1", "cpu", "static", "spec silent", "", ())
+        >>> f = Finding(sig, Case("paddle.gather", np.zeros((0, 1)), np.array(0)), Outcome.unsupported(""),
+        ...     {"paddle-static": Outcome.returned(np.array(None, dtype=object))})
+        >>> f.title()
+        'paddle.gather on paddle-static 3.3.1 (cpu, static): returns None (the docs are silent)'
+        >>> sig = Signature("torch.gather", "torch", "2", "cpu", "eager", "value instead of error", "",
+        ...     ("precondition: rank mismatch",))
+        >>> Finding(sig, Case("torch.gather", np.zeros(2), np.array(1)), Outcome.unsupported(""), {}).title()[38:]
+        'value instead of error, for precondition: rank mismatch (data (2,), indices ())'
+        """
         outcome = ""
         if self.signature.outcome.kind is MismatchKind.SPEC_SILENT:  # "spec silent" only where the docs are
-            outcome = {
+            status = {
                 BasisStatus.UNDEFINED: "undefined by the docs",
                 BasisStatus.IMPLEMENTATION_DEFINED: "left to the implementation by the docs",
-            }.get(self.basis.status, "")
-        return self.signature.words(", ".join(t.name() for t in self.trigger), outcome)
+            }.get(self.basis.status, "the docs are silent")
+            outcome = f"{self._did()} ({status})"
+        trigger = ", ".join(t.name() for t in self.trigger)
+        if not trigger and self.signature.condition.kind is ConditionKind.PRECONDITION:
+            shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
+            trigger = f"{', '.join(sorted(self.signature.tags))} ({shapes})"
+        return self.signature.words(trigger, outcome)
+
+    def _did(self) -> str:
+        """What the framework did, in a few words: ``returns None``, ``reads outside its input``, ``returns values
+        from an empty input (fills or garbage)``, ``raises IndexError``."""
+        got = self.outcomes.get(self.signature.oracle)
+        if got is None or got.kind is not Kind.VALUE:
+            return f"raises {got.error_type}" if got is not None and got.kind is Kind.ERROR else "answers"
+        if got.value is not None and got.value.dtype.kind == "O" and got.value.size == 1 and got.value.item() is None:
+            return "returns None"
+        if self.signature.policy in STRAY:
+            return "reads outside its input"
+        if np.size(self.case.data) == 0 and got.value is not None and got.value.size:
+            return "returns values from an empty input (fills or garbage)"
+        return "returns a value"
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
@@ -164,7 +200,7 @@ class Finding:
     @property
     def basis(self) -> Ground:
         """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`)."""
-        return finding_basis(self.signature)
+        return finding_basis(self.signature, self.reference)
 
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""
@@ -296,7 +332,7 @@ def ranked(findings: list[Finding]) -> list[Finding]:
     >>> [str(f.signature.outcome) for f in ranked(found)]
     ['wrong value', 'crash']
     """
-    return by_trigger(sorted(across_modes(findings), key=lambda f: (rank(f.signature), user_cost(f.signature))))
+    return by_trigger(sorted(across_modes(findings), key=lambda f: (rank(f.signature, f.kind), user_cost(f.signature))))
 
 
 def trigger_key(f: Finding) -> tuple[Any, ...] | None:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
+from conformance.core.blame import Rule, blames_attribute
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Regime
 from conformance.spec.catalog import MLX_INDEXING_DOC, ONNX_DOC, spec
 
@@ -44,12 +45,17 @@ class Basis:
     status: BasisStatus = BasisStatus.DOCUMENTED
 
     def words(self) -> str:
-        """``“quote” (url)``, with the status where the sentence states no rule.
+        """``“quote” (url)``, with the status where the sentence states no rule; a requirement the docs state
+        without saying what breaking it does (status silent) says so.
 
         >>> Basis("Indexing out of bounds is undefined behavior.", "u", BasisStatus.UNDEFINED).words()
         'undefined by the docs: “Indexing out of bounds is undefined behavior.” (u)'
+        >>> _requires("index (Tensor): The 1-D Tensor containing the indices to index.", "u").words()
+        'required by the docs, which do not say that breaking it is an error: “index (Tensor): The 1-D Tensor ...” (u)'
         """
         said = f"“{self.quote}” ({self.url})"
+        if self.status is BasisStatus.SILENT:
+            return f"required by the docs, which do not say that breaking it is an error: {said}"
         return said if self.status is BasisStatus.DOCUMENTED else f"{self.status.value} by the docs: {said}"
 
     def to_json(self) -> dict[str, str]:
@@ -93,6 +99,10 @@ class OpBasis:
     unspecified: Ground | None = None
     zero_d: Ground | None = None
     """The ground of a call on 0-d data where the docs leave it open (the array API's take since 2024.12)."""
+    rules: Mapping[Rule, Ground] = field(default_factory=dict)
+    """The sentence of each precondition the reference checks (:class:`~conformance.core.blame.Rule`) where it is
+    not the shape rule's (``shapes``) nor, for a rule that blames an attribute, that attribute's: ONNX GatherND's
+    five numbered rules, torch.gather's rank rule."""
 
 
 def _q(url: str) -> Callable[[str], Basis]:
@@ -103,6 +113,14 @@ def _q(url: str) -> Callable[[str], Basis]:
 def _undefined(quote: str, url: str) -> Basis:
     """A sentence that leaves an outcome undefined (or unspecified, or unchecked)."""
     return Basis(quote, url, BasisStatus.UNDEFINED)
+
+
+def _requires(quote: str, url: str) -> Basis:
+    """A sentence that states what a valid call is ("must be equal", "are to be honored", an argument's type or
+    rank in its list) without saying that a call breaking it is an error: what the framework does then is its own
+    (status silent, with the sentence quoted). Where the same page says "It is an error if ..." of another rule
+    (ONNX), leaving it out of this one is the page's choice."""
+    return Basis(quote, url, BasisStatus.SILENT)
 
 
 def _implementation_defined(quote: str, url: str) -> Basis:
@@ -127,6 +145,8 @@ ONNX_BOUNDS = (
     "It is an error if any of the index values are out of bounds."
 )
 ONNX_T = "Constrain input and output types to any tensor type."
+ONNX_RANK = "Tensor of rank r >= 1."
+ONNX_ND_RANKS = "1) r >= 1 and q >= 1 are to be honored."
 ONNX_AXIS = (
     "Which axis to gather on. Negative value means counting dimensions from the back. Accepted range is [-r, "
     "r-1] where r = rank(data)."
@@ -159,6 +179,9 @@ _wgnd = _q(spec("webnn.gatherND").doc)
 _mt = _q(spec("mlx.take").doc)
 _mta = _q(spec("mlx.take_along_axis").doc)
 _mai = _q(spec("mlx.advanced_indexing").doc)
+_PADDLE_GATHER, _PADDLE_ND, _PADDLE_TA, _PADDLE_IS = (
+    spec(f"paddle.{n}").doc for n in ("gather", "gather_nd", "take_along_axis", "index_select")
+)
 _pg = _q(spec("paddle.gather").doc)
 _pgnd = _q(spec("paddle.gather_nd").doc)
 _pta = _q(spec("paddle.take_along_axis").doc)
@@ -178,7 +201,11 @@ NUMPY_MODE = "Specifies how out-of-bounds indices will behave."
 JAX_MODE = 'The default mode="fill" returns invalid values (e.g. NaN) for out-of bounds indices'
 JAX_STATIC = "fill_value: StaticScalar | None = None"
 """The signature the page shows (``inspect.signature``): a static scalar, hashed by ``jit``, never an array."""
-TF_NEGATIVE = "The values must be in range [0, params.shape[axis])."
+TF_BOUNDS = (
+    "The values must be in range [0, params.shape[axis]). validate_indices: Deprecated, does nothing. Indices are "
+    "always validated on CPU, never validated on GPU. Caution: On CPU, if an out of bound index is found, an error "
+    "is raised."
+)
 NUMPY_INDEXING = "Negative values are permitted in the index arrays and work as they do with single indices or slices"
 
 BASES: dict[str, OpBasis] = {
@@ -190,6 +217,7 @@ BASES: dict[str, OpBasis] = {
             "and concatenates them in an output tensor of rank q + (r - 1)."
         ),
         {"axis": _og(ONNX_AXIS)},
+        rules={Rule.ZERO_D_INPUT: _requires(ONNX_RANK, ONNX_DOC.format("Gather"))},
     ),
     "onnx.GatherElements": OpBasis(
         _oge(ONNX_BOUNDS),
@@ -199,12 +227,36 @@ BASES: dict[str, OpBasis] = {
             "for each element in indices."
         ),
         {"axis": _oge(ONNX_AXIS)},
+        rules={
+            Rule.ZERO_D_INPUT: _requires(ONNX_RANK, ONNX_DOC.format("GatherElements")),
+            Rule.RANK_MISMATCH: _requires(
+                "Tensor of int32/int64 indices, with the same rank r as the input.", ONNX_DOC.format("GatherElements")
+            ),
+            Rule.INDEX_RANK: _requires(
+                "Tensor of int32/int64 indices, with the same rank r as the input.", ONNX_DOC.format("GatherElements")
+            ),
+        },
     ),
     "onnx.GatherND": OpBasis(
         _ognd("It is an error if any of the index values are out of bounds."),
         _ognd(ONNX_T),
         _ognd("The indices_shape[-1] should have a value between 1 (inclusive) and rank r-b (inclusive)"),
-        {"batch_dims": _ognd("b < min(q, r) is to be honored.")},
+        {"batch_dims": _requires("3) b < min(q, r) is to be honored.", ONNX_DOC.format("GatherND"))},
+        rules={
+            Rule.ZERO_D_INPUT: _requires(ONNX_ND_RANKS, ONNX_DOC.format("GatherND")),
+            Rule.ZERO_D_INDICES: _requires(ONNX_ND_RANKS, ONNX_DOC.format("GatherND")),
+            Rule.INDEX_RANK: _requires(ONNX_ND_RANKS, ONNX_DOC.format("GatherND")),
+            Rule.BATCH_MISMATCH: _requires(
+                "2) The first b dimensions of the shape of indices tensor and data tensor must be equal.",
+                ONNX_DOC.format("GatherND"),
+            ),
+            Rule.BATCH_DIMS_RANGE: _requires("3) b < min(q, r) is to be honored.", ONNX_DOC.format("GatherND")),
+            Rule.TUPLE_LENGTH: _requires(
+                "4) The indices_shape[-1] should have a value between 1 (inclusive) and rank r-b (inclusive)",
+                ONNX_DOC.format("GatherND"),
+            ),
+            Rule.TUPLE_TOO_LONG: _ognd("1) If indices_shape[-1] > r-b => error condition"),
+        },
     ),
     "numpy.take": OpBasis(
         _nt("'raise' -- raise an error (default)"),
@@ -233,6 +285,7 @@ BASES: dict[str, OpBasis] = {
         _tg("index (LongTensor): the indices of elements to gather"),
         _tg("It is also required that index.size(d) <= input.size(d) for all dimensions d != dim."),
         {"dim": _tg("dim (int): the axis along which to index")},
+        rules={Rule.RANK_MISMATCH: _tg("input and index must have the same number of dimensions.")},
     ),
     "torch.take": OpBasis(
         Silent(
@@ -264,7 +317,7 @@ BASES: dict[str, OpBasis] = {
         {"dim": _tis("dim (int): the dimension in which we index")},
     ),
     "tensorflow.gather": OpBasis(
-        _tfg(TF_NEGATIVE),
+        _tfg(TF_BOUNDS),
         _tfg("indices: The index Tensor. Must be one of the following types: int32, int64."),
         _tfg("return p_shape[:axis] + i_shape[batch_dims:] + p_shape[axis+1:]"),
         {
@@ -396,8 +449,12 @@ BASES: dict[str, OpBasis] = {
             "Supported data type is int32, int64, float32, float64, complex64, complex128 and uint8 (only for CPU), "
             "float16 (only for GPU)."
         ),
-        _pg("index (Tensor): The index input tensor with rank=0 or rank=1. Data type is int32 or int64."),
+        _pg("Output is obtained by gathering entries of axis of x indexed by index and concatenate them together."),
         {"axis": _pg("The default value is None, if None, the axis is 0.")},
+        rules={
+            Rule.INDEX_RANK: _requires("index (Tensor): The index input tensor with rank=0 or rank=1.", _PADDLE_GATHER),
+            Rule.ZERO_D_INPUT: _requires("x (Tensor): The source input tensor with rank>=1.", _PADDLE_GATHER),
+        },
     ),
     "paddle.gather_nd": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
@@ -405,11 +462,15 @@ BASES: dict[str, OpBasis] = {
             "x (Tensor): The input Tensor which it's data type should be bool, float16, float32, float64, int32, int64."
         ),
         _pgnd("the output tensor has shape index.shape[:-1] + input.shape[index.shape[-1]:] ."),
+        rules={
+            rule: _requires("index (Tensor): The index input with rank > 1, index.shape[-1] <= input.rank.", _PADDLE_ND)
+            for rule in (Rule.INDEX_RANK, Rule.ZERO_D_INDICES, Rule.TUPLE_TOO_LONG, Rule.TUPLE_LENGTH)
+        },
     ),
     "paddle.take_along_axis": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
         _pta("Supported data types are bfloat16, float16, float32, float64, int32, int64, uint8."),
-        _pta("This must match the dimension of arr, and need to broadcast against arr."),
+        _requires("This must match the dimension of arr, and need to broadcast against arr.", _PADDLE_TA),
         {
             "axis": _pta("axis (int) : The axis to take 1d slices along."),
             "broadcast": _pta("broadcast (bool, optional): whether the indices broadcast."),
@@ -423,6 +484,9 @@ BASES: dict[str, OpBasis] = {
             "the x tensor."
         ),
         {"axis": _pis("axis (int, optional): The dimension in which we index. Default: if None, the axis is 0.")},
+        rules={
+            Rule.INDEX_RANK: _requires("index (Tensor): The 1-D Tensor containing the indices to index.", _PADDLE_IS)
+        },
     ),
     "paddle.take": OpBasis(
         _pt("'raise': raise an error (default);"),
@@ -534,6 +598,8 @@ def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:
     """
     decision = DECIDED_BY.get(kind, Decision.POLICY)
     b = op_basis(op)
+    if kind is ConditionKind.PRECONDITION and detail in set(Rule):
+        return rule_ground(op, Rule(detail))
     if decision is Decision.ATTRIBUTE:
         name = detail.split("=")[0].strip()
         return b.attrs.get(name, b.policy)
@@ -544,6 +610,51 @@ def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:
     if kind is ConditionKind.REGIME and detail in (Regime.IN_RANGE.value, Regime.EMPTY.value):
         return ground(op, Decision.SHAPES)
     return ground(op, decision)
+
+
+TYPED_ONLY = frozenset({Rule.ATTRIBUTE_TYPE})
+"""Rules an argument list states as a type (``axis (int)``, ``broadcast (bool, optional)``, a signature's
+``StaticScalar``): what to pass, not that anything else is refused."""
+
+
+def rule_ground(op: str, rule: Rule, argument: str = "") -> Ground:
+    """The sentence that states the precondition ``rule`` of ``op`` (the reference's typed error carries it, and
+    the ``argument`` it blames): the op's own sentence for the rule (``OpBasis.rules``), else, for a blamed
+    attribute, the attribute's (a type in an argument list only as a requirement, :data:`TYPED_ONLY`), else the
+    shape rule's.
+
+    >>> rule_ground("torch.gather", Rule.RANK_MISMATCH).quote
+    'input and index must have the same number of dimensions.'
+    >>> g = rule_ground("onnx.GatherND-13", Rule.BATCH_MISMATCH)
+    >>> g.status.value, g.quote[:40]
+    ('silent', '2) The first b dimensions of the shape o')
+    >>> rule_ground("paddle.take_along_axis", Rule.ATTRIBUTE_TYPE, "broadcast").words()[:60]
+    'required by the docs, which do not say that breaking it is a'
+    """
+    b = op_basis(op)
+    if rule in b.rules:
+        return b.rules[rule]
+    attribute = b.attrs.get(argument) if argument and blames_attribute(argument) else None
+    if attribute is not None:
+        if rule in TYPED_ONLY and isinstance(attribute, Basis):
+            return _requires(attribute.quote, attribute.url)
+        return attribute
+    return b.shapes
+
+
+def index_ground(op: str) -> Ground:
+    """The ground of an index the op's policy cannot place (the reference's out-of-range error), whatever made
+    it so (an empty axis, an empty data): the sentence that leaves out-of-bounds indices undefined where the
+    catalog holds them unspecified, else the policy's.
+
+    >>> index_ground("tensorflow.gather").quote[-71:]
+    'Caution: On CPU, if an out of bound index is found, an error is raised.'
+    >>> index_ground("mlx.take").status.value
+    'undefined'
+    """
+    if Regime.OOB_ABOVE.value in spec(op).unspecified:
+        return unspecified_ground(op)
+    return op_basis(op).policy
 
 
 def unspecified_ground(op: str) -> Ground:
@@ -645,3 +756,48 @@ def documented_limit(framework: str, family: str, data_dtype: str, index_dtype: 
     if limit is None or (data_dtype in limit.data and index_dtype in limit.index):
         return None
     return limit.basis
+
+
+@dataclass(frozen=True)
+class ShapeLimit:
+    """A shape rule a runtime documents for an op, narrower than the op's spec: indices of the data's shape except
+    along the axis (OpenVINO's GatherElements-6, which its ONNX front end converts GatherElements into, where ONNX
+    asks only for the same rank). Refusing a case that breaks it is a documented limitation, an atlas fact."""
+
+    basis: Basis
+
+    @staticmethod
+    def breaks(data_shape: tuple[int, ...], indices_shape: tuple[int, ...], axis: int) -> bool:
+        """Whether the shapes differ off the axis (same rank; ``axis`` may be negative).
+
+        >>> ShapeLimit.breaks((2, 1, 1), (1, 1, 1), 0), ShapeLimit.breaks((2, 1, 1), (1, 1, 1), -3)
+        (False, False)
+        >>> ShapeLimit.breaks((2, 3), (2, 1), 0)
+        True
+        """
+        if len(data_shape) != len(indices_shape) or not data_shape:
+            return False
+        axis %= len(data_shape)
+        return any(d != i for k, (d, i) in enumerate(zip(data_shape, indices_shape)) if k != axis)
+
+
+RUNTIME_SHAPE_LIMITS: dict[tuple[str, str], ShapeLimit] = {
+    ("openvino", "onnx.GatherElements"): ShapeLimit(
+        _ovge("The indices tensor has the same shape as the data tensor except for the axis dimension")
+    ),
+}
+"""Each runtime's documented shape limits, by (framework, op family)."""
+
+
+def refused_by_shape_limit(
+    framework: str, family: str, data_shape: tuple[int, ...], indices_shape: tuple[int, ...], axis: int
+) -> Basis | None:
+    """The runtime's sentence whose shape rule these shapes break, or None.
+
+    >>> refused_by_shape_limit("openvino", "onnx.GatherElements", (2, 1, 1), (2, 1, 1), 0) is None
+    True
+    >>> refused_by_shape_limit("openvino", "onnx.GatherElements", (2, 3), (2, 1), 0).quote[:22]
+    'The indices tensor has'
+    """
+    limit = RUNTIME_SHAPE_LIMITS.get((framework, family))
+    return limit.basis if limit is not None and limit.breaks(data_shape, indices_shape, axis) else None
