@@ -622,6 +622,35 @@ def test_a_finding_card_says_where_the_docs_are_silent() -> None:
     assert '<div class="basis muted">The docs are silent here: negatives are not documented' in html
 
 
+def test_a_finding_card_quotes_a_requirement_the_docs_do_not_call_an_error() -> None:
+    """Regression (check --seed 0 at 49e4d24 died rendering the report): a basis of status silent with a quote (ONNX
+    GatherND's "2) The first b dimensions ... must be equal.") renders as a requirement, in the card and the upstream
+    text alike."""
+    from conformance.core.blame import Rule
+    from conformance.report.upstream import issue_text
+
+    f = known_finding()
+    data, indices = np.zeros((1, 5, 1), np.float32), np.array([[[1]], [[2]]], np.int64)
+    f.case = Case("onnx.GatherND-13", data, indices, {"batch_dims": 1}, CaseTags("in-range", "int64", "float"))
+    f.signature = replace(
+        f.signature,
+        op="onnx.GatherND-13",
+        outcome="value instead of error",
+        policy="",
+        condition=("precondition: batch mismatch",),
+    )
+    f.reference = Outcome(
+        Kind.ERROR,
+        error_type="ValueError",
+        error_class=ErrorClass.SHAPE_INVALID,
+        rule=Rule.BATCH_MISMATCH,
+        argument="indices",
+    )
+    html = render_html(RunResult({}, 0, {}, {}, 1.0, {}, [f]))
+    assert "The docs require this, without saying that breaking it is an error: “2) The first b dimensions" in html
+    assert "a requirement; the docs do not say that breaking it is an error" in issue_text(f, {})
+
+
 def test_a_finding_whose_attributes_are_numpy_scalars_and_0d_arrays_renders_them_as_python() -> None:
     """Regression: the attribute domain draws ``np.int64(1)`` and 0-d arrays; the report's card wrote
     attributes with ``tojson`` and a default campaign's report died with "ndarray is not JSON serializable"."""

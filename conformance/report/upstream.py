@@ -127,7 +127,9 @@ def _basis_lines(finding: Finding) -> list[str]:
     ground = finding.basis
     kind = f"This is a {finding.kind.value}: {finding.kind.meaning}."
     if isinstance(ground, Basis):
-        return [f"> {ground.quote}", "", f"— {ground.url} ({ground.status.value})", "", kind]
+        required = ground.status.value == "silent"
+        said = "a requirement; the docs do not say that breaking it is an error" if required else ""
+        return [f"> {ground.quote}", "", f"— {ground.url} ({said or ground.status.value})", "", kind]
     return [f"The docs are silent here ({doc}): {ground.reason}.", "", kind]
 
 
