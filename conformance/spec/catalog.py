@@ -12,6 +12,8 @@ checks its shape preconditions and returns its reshape :class:`~conformance.spec
 ('error-nonnegative', ['negative'])
 >>> spec("numpy.take").policy_for({"mode": "clip"}).name
 'clip'
+>>> spec("numpy.take").index_reading.value, spec("jax.numpy.take").index_reading.value  # a uint64 index, as intp?
+('intp', 'value')
 >>> spec("torch.gather").bind({})
 Traceback (most recent call last):
 TypeError: torch.gather: attribute 'dim' is required (no default)
@@ -41,6 +43,7 @@ from conformance.spec.policy import (
     WRAP_THEN_FILL,
     WRAP_THEN_ZERO,
     IndexPolicy,
+    IndexReading,
     OutOfRange,
 )
 from conformance.spec.preconditions import (
@@ -109,6 +112,10 @@ class OpSpec:
     """Index dtypes the op documents as boolean masks, not integer indices
     (torch indexing: 'byte or bool' tensors): accepting them is recorded in
     the dtype table, never held to integer semantics."""
+    index_reading: IndexReading = IndexReading.VALUE
+    """How the op reads an index's value, before its policy applies (:func:`~conformance.spec.policy.read_indices`):
+    NumPy's ops read a uint64 index as intp, two's complement, as NumPy's indexing casts it
+    (:attr:`~conformance.spec.policy.IndexReading.INTP`: ``2**64 - 1`` is ``-1``); elsewhere an index is its value."""
 
     @property
     def framework(self) -> str:
@@ -477,9 +484,12 @@ CATALOG: tuple[OpSpec, ...] = (
         ONNX,
         DATA_DTYPES,
         INDEX_DTYPES,
-        "'raise' raises, 'wrap' wraps around, 'clip' clips to the range (and so disables negative indices)",
+        "'raise' raises, 'wrap' wraps around, 'clip' clips to the range (and so disables negative indices); "
+        "'out[jj] = a[(indices[jj],)]': an index is read as indexing reads it, so a uint64 index is cast to intp "
+        "(2**64 - 1 is -1) before the mode applies",
         mode_attr="mode",
         mode_policies={"raise": ONNX, "wrap": MODULO, "clip": CLIP},
+        index_reading=IndexReading.INTP,
     ),
     OpSpec(
         "numpy.take_along_axis",
@@ -490,7 +500,9 @@ CATALOG: tuple[OpSpec, ...] = (
         ONNX,
         DATA_DTYPES,
         INDEX_DTYPES,
-        "fancy indexing: negatives wrap once, out of range raises IndexError; other dimensions broadcast",
+        "fancy indexing ('out_1d[:] = a_1d[indices_1d]'): negatives wrap once, out of range raises IndexError; "
+        "other dimensions broadcast; a uint64 index is cast to intp as indexing casts it (2**64 - 1 is -1)",
+        index_reading=IndexReading.INTP,
     ),
     OpSpec(
         "numpy.advanced_indexing",
@@ -503,7 +515,8 @@ CATALOG: tuple[OpSpec, ...] = (
         INDEX_DTYPES,
         "data[tuple(np.moveaxis(indices, -1, 0))], GatherND as NumPy users write it: negatives wrap once, out of "
         "range raises IndexError; an index tuple of length 0 (indices.shape[-1] == 0) is data[()], data itself: shape "
-        "data.shape, not broadcast over the index dimensions",
+        "data.shape, not broadcast over the index dimensions; a uint64 index array is cast to intp (2**64 - 1 is -1)",
+        index_reading=IndexReading.INTP,
     ),
     OpSpec(
         "torch.gather",

@@ -64,6 +64,20 @@ class OutOfRange(Word):
     FILL = "fill"
 
 
+class IndexReading(Word):
+    """How an op reads an index's value, before its :class:`IndexPolicy` applies: the one place where an index
+    dtype, not only its value, decides what the op does (:func:`read_indices`)."""
+
+    VALUE = "value"
+    """Every integer index is its own value: a uint64 index of ``2**64 - 1`` is ``2**64 - 1``, beyond every axis."""
+    INTP = "intp"
+    """As NumPy's indexing reads it: an index array is cast to ``intp`` (int64 here), so a uint64 index of ``2**63``
+    or more is read in two's complement, as its value ``- 2**64`` (``2**64 - 1`` is ``-1``, which wraps once under a
+    wrapping policy); every other integer dtype fits ``intp`` and keeps its value. numpy.take_along_axis's docs
+    give fancy indexing as its equivalent ('out_1d[:] = a_1d[indices_1d]'), numpy.take's define
+    ``out[jj] = a[(indices[jj],)]``: both read an index as indexing does."""
+
+
 Key = tuple[int | slice, ...]
 
 CHUNK = 1 << 17
@@ -402,6 +416,33 @@ def _split_unsigned(indices: Any, xp: Any) -> tuple[Any, Any]:
     return xp.astype(wide & xp.asarray(2**63 - 1, dtype=xp.uint64), xp.int64), wide >= xp.asarray(
         2**63, dtype=xp.uint64
     )
+
+
+def read_indices(indices: Any, reading: IndexReading, xp: Any = np) -> Any:
+    """``indices`` as an op that reads them ``reading`` sees their values (see :class:`IndexReading`): unchanged
+    unless it is :attr:`IndexReading.INTP` and they are uint64, which are then reinterpreted as int64 (a view for
+    NumPy and torch; built from their low 63 bits and their high bit elsewhere, never through a cast that
+    overflows). The policy then applies to what this returns.
+
+    >>> read_indices(np.array([2**64 - 1, 2**63, 5], np.uint64), IndexReading.INTP).tolist()
+    [-1, -9223372036854775808, 5]
+    >>> read_indices(np.array([2**64 - 1], np.uint64), IndexReading.VALUE).tolist()
+    [18446744073709551615]
+    """
+    if IndexReading(reading) is IndexReading.VALUE:
+        return indices
+    if isinstance(indices, np.ndarray):
+        kind = indices.dtype
+        return indices.view(kind.str.replace("u", "i")) if kind.kind == "u" and kind.itemsize == 8 else indices
+    if indices.dtype != getattr(xp, "uint64", None):
+        return indices
+    if array_api_compat.is_torch_array(indices):
+        import torch
+
+        return indices.view(torch.int64)
+    low, high = _split_unsigned(indices, xp)
+    zero, lowest = xp.asarray(0, dtype=xp.int64), xp.asarray(-(2**63), dtype=xp.int64)
+    return low + xp.where(high, lowest, zero)
 
 
 def extremes(indices: Any, xp: Any) -> tuple[int, int] | None:

@@ -17,9 +17,9 @@ import array_api_compat
 
 from conformance.core.arrays import data_dtype_name, dtype_name
 from conformance.spec.catalog import OpSpec, spec
-from conformance.spec.multiaxis import np_dtype
+from conformance.spec.multiaxis import namespace, np_dtype
 from conformance.spec.plans import Plan
-from conformance.spec.policy import IndexPolicy, policy_named
+from conformance.spec.policy import IndexPolicy, policy_named, read_indices
 
 
 def plan(
@@ -51,7 +51,15 @@ def reference(
     ``policy`` defaults to the policy ``op``'s documentation specifies (for
     ops with a ``mode``, the one that mode names); pass another to ask what the
     op would return under it. ``check_dtypes`` rejects, with a TypeError, a
-    dtype the op does not document.
+    dtype the op does not document. The index values are those the op reads
+    (its :attr:`~conformance.spec.catalog.OpSpec.index_reading`), whatever the policy.
+
+    >>> import numpy as np
+    >>> u64 = np.array([2**64 - 1], np.uint64)   # NumPy's ops read it as intp: -1
+    >>> reference("numpy.take", np.array([10, 20, 30]), u64).tolist()
+    [30]
+    >>> reference("jax.numpy.take", np.array([10, 20, 30]), u64, mode="clip").tolist()
+    [30]
     """
     s = spec(op, opset)
     _check_array("data", data)
@@ -62,6 +70,7 @@ def reference(
         _check_dtype(s, "data", _data_name(data), s.data_dtypes)
         _check_dtype(s, "indices", _dtype_name(np_dtype(indices)), s.index_dtypes)
     chosen = s.policy_for(bound) if policy is None else policy_named(policy)
+    indices = read_indices(indices, s.index_reading, namespace(indices))
     return s.plan(tuple(data.shape), tuple(indices.shape), bound).run(data, indices, chosen)
 
 
