@@ -8,6 +8,11 @@ audit, each pinned against the framework itself.
   np.take_along_axis, np.take (mode 'raise') and ``a[idx]`` on [10, 20, 30] give [30] for uint64 2**64 - 1 and
   raise 'index -9223372036854775808 is out of bounds' for 2**63; mode 'clip' gives [10] for both (-1 and -2**63
   clip to 0: 'clip' 'disables negative indices'), mode 'wrap' [30] for 2**64 - 1.
+* jax.numpy.take / take_along_axis: 'fill_value: The fill value to return for out-of-bounds slices when mode is
+  'fill'. Ignored otherwise.' Checked by hand on jax 0.10.2: jnp.take([10, 20, 30], [4, -1], mode='wrap',
+  fill_value='1') is [20, 30], mode='clip' [30, 10]; mode='fill' (or None) raises TypeError "data type '' not
+  understood". A 0-d array fill_value is refused in every mode ('Non-hashable static arguments are not supported':
+  fill_value is a static argument of the compiled function).
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ import numpy as np
 import pytest
 
 from conformance.core.case import Case
-from conformance.core.outcome import ErrorClass, Kind
+from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
-from conformance.spec.catalog import specs
+from conformance.spec.catalog import spec, specs
 from conformance.spec.policy import IndexReading
 from conformance.spec.reference import reference
 
@@ -149,3 +154,57 @@ def test_a_policy_asked_for_applies_to_the_index_as_the_op_reads_it() -> None:
     """The reading comes before the policy, whichever policy the judge asks about."""
     assert reference("numpy.take", DATA, _u64(2**64 - 1), axis=0, policy="clip").tolist() == [10]
     assert reference("numpy.take", DATA, _u64(2**64 - 1), axis=0, policy="wrap-then-clamp").tolist() == [30]
+
+
+# -- 2. JAX's fill_value is read only in mode 'fill' ----------------------------------------------------------
+
+JAX_IDX = np.array([4, -1], np.int32)
+IGNORING = [("jax.numpy.take", "wrap"), ("jax.numpy.take", "clip"), ("jax.numpy.take_along_axis", "clip")]
+FILLING = [("jax.numpy.take", "fill"), ("jax.numpy.take", None), ("jax.numpy.take_along_axis", "fill")]
+
+
+def _jax_call(op: str, mode: str | None, fill_value: Any) -> Callable[[], Any]:
+    jnp = pytest.importorskip("jax.numpy")
+    fn = jnp.take if op == "jax.numpy.take" else jnp.take_along_axis
+    return lambda: fn(DATA, JAX_IDX, axis=0, mode=mode, fill_value=fill_value)
+
+
+@pytest.mark.parametrize("fill_value", ["1", b"1"], ids=["str", "bytes"])
+@pytest.mark.parametrize(("op", "mode"), IGNORING)
+def test_jax_take_ignores_fill_value_unless_mode_is_fill(op: str, mode: str, fill_value: Any) -> None:
+    got = np.asarray(_jax_call(op, mode, fill_value)()).tolist()
+    assert got == reference(op, DATA, JAX_IDX, axis=0, mode=mode).tolist()  # as without a fill_value
+    assert reference(op, DATA, JAX_IDX, axis=0, mode=mode, fill_value=fill_value).tolist() == got
+
+
+@pytest.mark.parametrize(("op", "mode"), FILLING)
+def test_jax_take_refuses_a_string_fill_value_where_mode_fills(op: str, mode: str | None) -> None:
+    with pytest.raises(TypeError):
+        _jax_call(op, mode, "1")()
+    with pytest.raises(TypeError, match="fill_value must be a scalar"):
+        reference(op, DATA, JAX_IDX, axis=0, mode=mode, fill_value="1")
+
+
+@pytest.mark.parametrize(("op", "mode"), IGNORING + FILLING)
+def test_jax_take_refuses_an_array_fill_value_in_every_mode_as_a_static_argument(op: str, mode: str | None) -> None:
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        _jax_call(op, mode, np.array(1))()
+    with pytest.raises(TypeError, match="fill_value must be a static scalar"):
+        reference(op, DATA, JAX_IDX, axis=0, mode=mode, fill_value=np.array(1))
+
+
+def test_the_rule_is_stated_once_on_the_attribute() -> None:
+    for key in ("jax.numpy.take", "jax.numpy.take_along_axis"):
+        s = spec(key)
+        (fill,) = [a for a in s.attrs if a.name == "fill_value"]
+        assert fill.only_when_filling
+        assert [m for m in s.mode_policies if s.reads(fill, s.bind({"mode": m}))] == [None, "fill"]
+    assert not [a for s in specs() if not s.key.startswith("jax.numpy.") for a in s.attrs if a.only_when_filling]
+
+
+def test_jax_string_fill_value_under_wrap_is_no_finding() -> None:
+    """The audit's false finding: jnp.take(x, i, mode='wrap', fill_value='1') returning the wrapped value."""
+    pytest.importorskip("jax")
+    case = Case("jax.numpy.take", DATA, JAX_IDX, {"axis": 0, "mode": "wrap", "fill_value": "1"})
+    got = Outcome.returned(np.asarray(_jax_call(case.op, "wrap", "1")()))
+    assert judge(case, reference_outcome(case), got, PolicyValues(case), framework="jax").conforms

@@ -80,7 +80,13 @@ class Attr:
     default: Any
     domain: str
     static: bool = False
-    """A static argument of a compiled function (JAX's ``StaticScalar``): a hashable scalar, never an array."""
+    """A static argument of a compiled function (JAX's ``StaticScalar``): a hashable scalar, never an array (in every
+    mode: the compiled function hashes it before it runs)."""
+    only_when_filling: bool = False
+    """Read only where the op's policy under the bound mode fills (:attr:`~conformance.spec.policy.OutOfRange.FILL`),
+    ignored, whatever its value, under every other mode, so its domain is checked only there
+    (:meth:`OpSpec.reads`). JAX's ``fill_value``: 'fill_value: The fill value to return for out-of-bounds slices when
+    mode is 'fill'. Ignored otherwise.' (mode None is 'fill' there)."""
 
     @property
     def required(self) -> bool:
@@ -150,23 +156,46 @@ class OpSpec:
 
     def check_attrs(self, bound: Attrs) -> None:
         """The attribute domains the docs state beyond integers (those the shape rules check):
-        ``fill_value`` a scalar, never a string; ``broadcast`` a bool. A TypeError naming the attribute.
+        ``fill_value`` a scalar, never a string, where the op reads it (:meth:`reads`); ``broadcast`` a bool; a
+        static attribute never an array. A TypeError naming the attribute.
 
         >>> spec("paddle.take_along_axis").check_attrs({"axis": 0, "broadcast": 1})
         Traceback (most recent call last):
         conformance.spec.errors.PreconditionTypeError: paddle.take_along_axis: broadcast must be a bool, got int 1
+        >>> take = spec("jax.numpy.take")
+        >>> take.check_attrs(take.bind({"mode": "wrap", "fill_value": "1"}))  # ignored: mode 'wrap' does not fill
+        >>> take.check_attrs(take.bind({"mode": "fill", "fill_value": "1"}))
+        Traceback (most recent call last):
+        conformance.spec.errors.PreconditionTypeError: jax.numpy.take: fill_value must be a scalar (...), got '1'
         """
         for a in self.attrs:
             value = bound.get(a.name)
             if a.static and isinstance(value, np.ndarray):
                 message = f"{self.key}: {a.name} must be a static scalar (a Python or NumPy scalar), got an array"
                 raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
+            if not self.reads(a, bound):
+                continue
             if a.name == AttrRole.FILL_VALUE and isinstance(value, (str, bytes, np.str_, np.bytes_)):
                 message = f"{self.key}: fill_value must be a scalar (a number or None), got {value!r}"
                 raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
             if a.name == AttrRole.BROADCAST and not isinstance(value, (bool, np.bool_)):
                 message = f"{self.key}: broadcast must be a bool, got {type(value).__name__} {value!r}"
                 raise PreconditionTypeError(message, Rule.ATTRIBUTE_TYPE, a.name)
+
+    def reads(self, attr: Attr, bound: Attrs) -> bool:
+        """Whether the op reads ``attr`` under the ``bound`` attributes: always, unless it is read
+        :attr:`~Attr.only_when_filling` and the policy of the bound mode does not fill. A mode outside the
+        op's domain reads it (that mode's own error is :meth:`policy_for`'s).
+
+        >>> take = spec("jax.numpy.take")
+        >>> [take.reads(take.attrs[2], take.bind({"mode": m})) for m in (None, "fill", "clip", "wrap")]
+        [True, True, False, False]
+        """
+        if not attr.only_when_filling or self.mode_attr is None:
+            return True
+        mode = bound.get(self.mode_attr)
+        known = isinstance(mode, Hashable) and not isinstance(mode, bool) and mode in self.mode_policies
+        return not known or self.mode_policies[mode].out_of_range is OutOfRange.FILL
 
     def policy_for(self, attrs: Attrs) -> IndexPolicy:
         """The documented policy under these attributes (e.g. ``mode``)."""
@@ -222,7 +251,13 @@ behaviour there is 'implementation-defined', which the sharp-bits page resolves 
 raw index clamps (-1 -> 0), as lax.gather's own entry holds."""
 JAX_ATTRS = (
     Attr("mode", None, '"fill" (None), "clip" or "wrap"'),
-    Attr("fill_value", None, "StaticScalar; None = NaN / int min / uint max / True", static=True),
+    Attr(
+        "fill_value",
+        None,
+        "StaticScalar; None = NaN / int min / uint max / True; read only in mode 'fill' (None)",
+        static=True,
+        only_when_filling=True,
+    ),
 )
 JAX_NOTE = (
     "jnp.take: 'JAX implementation of numpy.take ... JAX's behavior differs from NumPy in the case of out-of-bound "
