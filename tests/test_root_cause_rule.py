@@ -69,7 +69,7 @@ def test_a_policy_is_one_finding_whatever_the_regime_with_the_regimes_as_variant
 def test_indices_beyond_int32_are_their_own_condition_without_a_coincidental_policy() -> None:
     # NumPy casts uint64 2**64-1 to -1 and reads the last element: "clamps" on this example only by coincidence
     j = _judged(
-        "numpy.take",
+        "tensorflow.experimental.numpy.take",  # numpy.take reads uint64 as intp, as documented
         [5, 6, 7],
         np.array([2**64 - 1], np.uint64),
         Outcome.returned(np.array([7])),
@@ -152,7 +152,7 @@ def test_an_index_into_a_0d_input_breaks_a_precondition_even_where_the_policy_is
 
 def test_a_replayed_reproducer_settles_as_the_campaign_settles_it() -> None:
     j = _judged(
-        "numpy.take",
+        "tensorflow.experimental.numpy.take",  # numpy.take reads uint64 as intp, as documented
         [5, 6, 7],
         np.array([2**64 - 1], np.uint64),
         Outcome.returned(np.array([7])),
@@ -161,7 +161,7 @@ def test_a_replayed_reproducer_settles_as_the_campaign_settles_it() -> None:
         mode="raise",
     )
     entry = Entry(
-        op="numpy.take",
+        op="tensorflow.experimental.numpy.take",
         oracle="fw",
         outcome="value instead of error",
         policy="",

@@ -120,7 +120,14 @@ def finding_basis(sig: Signature, reference: Outcome | None = None) -> Ground:
 
 
 SHAPE_CONDITIONS = frozenset(
-    {ConditionKind.EMPTY_DATA, ConditionKind.EMPTY_OUTPUT, ConditionKind.PRECONDITION, ConditionKind.ANY}
+    {
+        ConditionKind.EMPTY_DATA,
+        ConditionKind.EMPTY_OUTPUT,
+        ConditionKind.PRECONDITION,
+        ConditionKind.ANY,
+        ConditionKind.HANGS,
+        ConditionKind.SHAPES_REFUSED,
+    }
 )
 """Conditions whose decision is the shape rule's (:data:`~conformance.spec.basis.DECIDED_BY`): where the reference's
 error under one of them is an index out of range, the index policy is the ground."""

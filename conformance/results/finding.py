@@ -170,9 +170,10 @@ class Finding:
             }.get(self.basis.status, "the docs are silent")
             outcome = f"{self._did()} ({status})"
         trigger = ", ".join(t.name() for t in self.trigger)
-        if not trigger and self.signature.condition.kind is ConditionKind.PRECONDITION:
+        if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
             shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
-            trigger = f"{', '.join(sorted(self.signature.tags))} ({shapes})"
+            refused = self.signature.condition.kind is ConditionKind.SHAPES_REFUSED  # the outcome says it already
+            trigger = shapes if refused else f"{', '.join(sorted(self.signature.tags))} ({shapes})"
         return self.signature.words(trigger, outcome)
 
     def _did(self) -> str:

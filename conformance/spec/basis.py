@@ -206,6 +206,10 @@ TF_BOUNDS = (
     "always validated on CPU, never validated on GPU. Caution: On CPU, if an out of bound index is found, an error "
     "is raised."
 )
+TF_BATCHES = (
+    "the page defines batch_dims by an equivalent loop over the first axis of params and indices, and says nothing "
+    "of batches of different sizes"
+)
 NUMPY_INDEXING = "Negative values are permitted in the index arrays and work as they do with single indices or slices"
 
 BASES: dict[str, OpBasis] = {
@@ -234,6 +238,10 @@ BASES: dict[str, OpBasis] = {
             ),
             Rule.INDEX_RANK: _requires(
                 "Tensor of int32/int64 indices, with the same rank r as the input.", ONNX_DOC.format("GatherElements")
+            ),
+            Rule.INDEX_LARGER: Silent(
+                "the page asks only for the same rank: its equations (out[i][j][k] = input[index[i][j][k]][j][k]) read "
+                "outside the data where indices are larger off the axis, and it does not say that is an error"
             ),
         },
     ),
@@ -329,6 +337,7 @@ BASES: dict[str, OpBasis] = {
                 "batch_dims: An integer. The number of batch dimensions. Must be less than or equal to rank(indices)."
             ),
         },
+        rules={Rule.BATCH_MISMATCH: Silent(TF_BATCHES)},
     ),
     "tensorflow.gather_nd": OpBasis(
         _tfnd('If "" or "DEFAULT", the default behavior is used (error on CPU and ignore on GPU).'),
@@ -450,7 +459,13 @@ BASES: dict[str, OpBasis] = {
             "float16 (only for GPU)."
         ),
         _pg("Output is obtained by gathering entries of axis of x indexed by index and concatenate them together."),
-        {"axis": _pg("The default value is None, if None, the axis is 0.")},
+        {
+            "axis": _requires(
+                "axis (Tensor|int|None, optional): The axis of input to be gathered, it's can be int or a Tensor with "
+                "data type is int32 or int64.",
+                _PADDLE_GATHER,
+            )
+        },
         rules={
             Rule.INDEX_RANK: _requires("index (Tensor): The index input tensor with rank=0 or rank=1.", _PADDLE_GATHER),
             Rule.ZERO_D_INPUT: _requires("x (Tensor): The source input tensor with rank>=1.", _PADDLE_GATHER),
@@ -525,6 +540,7 @@ BASES: dict[str, OpBasis] = {
             "axis": Silent("the page names axis as the required third input; [-r, r-1] and >= batch_dims are held"),
             "batch_dims": _ovg("normalized value is used batch_dims = indices.rank + batch_dims"),
         },
+        rules={Rule.BATCH_MISMATCH: Silent("the page says the op is identical to TensorFlow's Gather: " + TF_BATCHES)},
     ),
     "openvino.GatherElements": OpBasis(
         _ovge("All index values are expected to be within bounds [0, s-1]"),
