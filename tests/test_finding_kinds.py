@@ -297,3 +297,19 @@ def test_an_internal_error_where_the_docs_want_an_error_is_a_question() -> None:
     basis = finding_basis(sig, Outcome(Kind.ERROR, error_class=ErrorClass.INDEX_OUT_OF_RANGE))
     assert basis.status is BasisStatus.SILENT and finding_kind(sig, basis) is FindingKind.QUESTION
     assert finding_kind(sig, finding_basis(sig, Outcome.returned(np.zeros(1)))) is FindingKind.BUG
+
+
+def test_a_gather_1_finding_rests_on_gather_1s_docs_not_gather_13s() -> None:
+    """Audit (stop 40): onnx-reference wrapping a negative index on Gather-1 was a question whose basis quoted
+    Gather-13's "[-s, s-1]", under which -1 is in bounds: the finding's basis follows its case's opset, whose docs
+    ("All index values are expected to be within bounds.") do not say whether a negative index is one."""
+    sig = Signature(
+        "onnx.Gather", "onnx-reference", "1.23.2", "cpu", "reference", "spec silent", "wraps", ("negative",)
+    )
+    assert finding_basis(sig, op="onnx.Gather-1").status is BasisStatus.SILENT
+    assert finding_basis(sig, op="onnx.Gather-13").status is BasisStatus.DOCUMENTED
+    case = Case(
+        "onnx.Gather-1", np.array([[1.5, 2.5]]), np.array([-1]), {"axis": 1}, CaseTags("negative", "int64", "float")
+    )
+    f = Finding(sig, case, reference_outcome(case), {"onnx-reference": Outcome.returned(np.array([[2.5]]))})
+    assert f.basis.status is BasisStatus.SILENT and f.kind is FindingKind.QUESTION

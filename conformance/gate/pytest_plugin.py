@@ -141,7 +141,7 @@ class AtlasItem(pytest.Item):
             sig = j.signature()
             if entry is not None:
                 known.add(entry.describe())
-            elif finding_kind(sig, finding_basis(sig, j.reference)).fails_gate or fail_questions:
+            elif finding_kind(sig, finding_basis(sig, j.reference, j.case.op)).fails_gate or fail_questions:
                 new.append(sig.words())
             else:  # what the docs are silent on: reported, failing only with --gc-fail-on-questions, as the gate
                 questions.add(sig.words())

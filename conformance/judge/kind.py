@@ -79,13 +79,15 @@ ANSWERED_INSTEAD = frozenset(
 states (its typed fields), not on the condition the generator drew."""
 
 
-def finding_basis(sig: Signature, reference: Outcome | None = None) -> Ground:
+def finding_basis(sig: Signature, reference: Outcome | None = None, op: str = "") -> Ground:
     """The doc sentence (or the silence) a finding rests on, except where no doc speaks (:data:`NO_SENTENCE`):
     where the reference raised and the framework answered otherwise (:data:`ANSWERED_INSTEAD`), the sentence of the
     rule the reference's typed error names (:func:`~conformance.spec.basis.rule_ground`, with the argument it
     blames), or of the index policy where it raised for an index it cannot place
     (:func:`~conformance.spec.basis.index_ground`: an empty axis too); else the ground of the decision the
-    condition departs from (:func:`~conformance.spec.basis.departed`).
+    condition departs from (:func:`~conformance.spec.basis.departed`). ``op`` is the case's own op key where known
+    (``onnx.Gather-1``, whose docs, unlike Gather-13's, do not say whether a negative index is in bounds; the
+    signature names the family).
 
     >>> from conformance.core.blame import Rule
     >>> from conformance.core.outcome import ErrorClass, Kind
@@ -108,13 +110,14 @@ def finding_basis(sig: Signature, reference: Outcome | None = None) -> Ground:
         return quiet
     if sig.outcome.kind is MismatchKind.INTERNAL and reference is not None and reference.kind is Kind.ERROR:
         return INTERNAL_FOR_ERROR
+    key = op or sig.op
     try:
         if reference is not None and reference.kind is Kind.ERROR and sig.outcome.kind in ANSWERED_INSTEAD:
             if reference.rule is not None:
-                return rule_ground(sig.op, Rule(reference.rule), reference.argument or "")
+                return rule_ground(key, Rule(reference.rule), reference.argument or "")
             if reference.error_class is ErrorClass.INDEX_OUT_OF_RANGE and sig.condition.kind in SHAPE_CONDITIONS:
-                return index_ground(sig.op)
-        return departed(sig.op, sig.condition.kind, sig.condition.detail)
+                return index_ground(key)
+        return departed(key, sig.condition.kind, sig.condition.detail)
     except (KeyError, ValueError):
         return Silent(f"{sig.op} is not in the catalog")
 

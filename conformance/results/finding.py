@@ -201,7 +201,7 @@ class Finding:
     @property
     def basis(self) -> Ground:
         """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`)."""
-        return finding_basis(self.signature, self.reference)
+        return finding_basis(self.signature, self.reference, self.case.op)
 
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""
