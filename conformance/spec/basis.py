@@ -485,10 +485,14 @@ BASES: dict[str, OpBasis] = {
     "paddle.take_along_axis": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
         _pta("Supported data types are bfloat16, float16, float32, float64, int32, int64, uint8."),
-        _requires("This must match the dimension of arr, and need to broadcast against arr.", _PADDLE_TA),
+        _pta("Take values from the input array by given indices matrix along the designated axis."),
         {
             "axis": _pta("axis (int) : The axis to take 1d slices along."),
             "broadcast": _pta("broadcast (bool, optional): whether the indices broadcast."),
+        },
+        rules={
+            rule: _requires("This must match the dimension of arr, and need to broadcast against arr.", _PADDLE_TA)
+            for rule in (Rule.RANK_MISMATCH, Rule.NOT_BROADCASTABLE, Rule.SHAPES_DIFFER, Rule.INDEX_LARGER)
         },
     ),
     "paddle.index_select": OpBasis(
