@@ -306,10 +306,79 @@ def test_a_gather_1_finding_rests_on_gather_1s_docs_not_gather_13s() -> None:
     sig = Signature(
         "onnx.Gather", "onnx-reference", "1.23.2", "cpu", "reference", "spec silent", "wraps", ("negative",)
     )
-    assert finding_basis(sig, op="onnx.Gather-1").status is BasisStatus.SILENT
-    assert finding_basis(sig, op="onnx.Gather-13").status is BasisStatus.DOCUMENTED
     case = Case(
         "onnx.Gather-1", np.array([[1.5, 2.5]]), np.array([-1]), {"axis": 1}, CaseTags("negative", "int64", "float")
     )
+    assert finding_basis(sig, None, case).status is BasisStatus.SILENT
+    assert finding_basis(sig, None, replace(case, op="onnx.Gather-13")).status is BasisStatus.DOCUMENTED
     f = Finding(sig, case, reference_outcome(case), {"onnx-reference": Outcome.returned(np.array([[2.5]]))})
     assert f.basis.status is BasisStatus.SILENT and f.kind is FindingKind.QUESTION
+
+
+def test_audit_3_reclassifications_each_rest_on_the_sentence_they_should() -> None:
+    """Audit of stop 45 (sample 3): torch's tensors page promises no IndexError (advanced indexing on an empty axis:
+    a question); a hang of numpy.take(mode='wrap') rests on the mode's sentence, not the output formula; TF's
+    batch_dims above the axis rests on the axis's "Must be greater than or equal to batch_dims.", a requirement
+    (TF drops batch_dims where axis is 0); OpenVINO's CPU GatherElements and GatherND take no strings (its opset
+    pages: support depends on the plugin)."""
+    from conformance.core.blame import Rule
+    from conformance.core.case import Case
+    from conformance.core.outcome import Kind
+    from conformance.judge.verdict import DtypeStatus
+
+    torch = Signature(
+        "torch.advanced_indexing", "torch", "2", "cpu", "eager", "value instead of error", "", ("empty data",)
+    )
+    index_error = Outcome(Kind.ERROR, error_class=ErrorClass.INDEX_OUT_OF_RANGE)
+    assert finding_kind(torch, finding_basis(torch, index_error)) is FindingKind.QUESTION
+    hang = Signature("numpy.take", "numpy", "2", "cpu", "eager", "timeout", "", ("hangs",))
+    case = Case("numpy.take", np.arange(3.0), np.array([-(2**63)]), {"axis": 0, "mode": "wrap"})
+    basis = finding_basis(hang, reference_outcome(case), case)
+    assert isinstance(basis, Basis) and "'wrap' -- wrap around" in basis.quote
+    tf = Signature(
+        "tensorflow.gather",
+        "tensorflow",
+        "2",
+        "cpu",
+        "eager",
+        "value instead of error",
+        "",
+        ("precondition: batch_dims above axis",),
+    )
+    broken = Outcome(
+        Kind.ERROR, error_class=ErrorClass.ATTRIBUTE_INVALID, rule=Rule.BATCH_DIMS_ABOVE_AXIS, argument="batch_dims"
+    )
+    basis = finding_basis(tf, broken)
+    assert isinstance(basis, Basis) and basis.quote == "Must be greater than or equal to batch_dims."
+    assert finding_kind(tf, basis) is FindingKind.QUESTION
+    strings = Case("onnx.GatherElements-13", np.array([["a", "b"]]), np.zeros((1, 1), np.int64), {"axis": 1})
+    assert not DtypeStatus.of(strings, "openvino").documented and DtypeStatus.of(strings, "onnxruntime").documented
+
+
+def test_a_value_read_from_an_empty_input_is_a_stray_read_whatever_the_docs_say() -> None:
+    """Audit of stop 45: Paddle's gather_nd on data of shape (0,) returned -1.5e16, then 3.6e-44: nothing there to
+    read, so a stray read (a hazard), titled as one, though the docs are silent on bounds."""
+    from conformance.core.case import Case
+
+    sig = Signature(
+        "paddle.gather_nd", "paddle", "3.3.1", "cpu", "dygraph", "value instead of error", "", ("empty data",)
+    )
+    case = Case("paddle.gather_nd", np.zeros(0, np.float32), np.array([0]), {}, CaseTags("in-range", "int64", "float"))
+    f = Finding(sig, case, reference_outcome(case), {"paddle": Outcome.returned(np.array(-1.5e16, np.float32))})
+    assert f.from_nothing and f.kind is FindingKind.HAZARD
+    assert "read from an empty input: fills or garbage" in f.title()
+
+
+def test_a_value_made_of_the_data_s_own_elements_is_not_garbage_where_no_policy_reads_the_case() -> None:
+    """Audit of stop 45: onnx-reference's Gather-1 on 0-d data (-1) with an int8 index -1 returned -1, the data's
+    only element; no policy reads 0-d data, and 'garbage' was disproved by hand: the value is 'ambiguous'."""
+    from conformance.core.behaviour import Behaviour
+    from conformance.core.case import Case
+    from conformance.judge.verdict import observed_policy
+
+    case = Case(
+        "onnx.Gather-1", np.array(-1, np.int32), np.array(-1, np.int8), {"axis": 0}, CaseTags("negative", "int8", "int")
+    )
+    got = Outcome.returned(np.array(-1, np.int32))
+    assert observed_policy(got, PolicyValues(case)) is Behaviour.AMBIGUOUS
+    assert observed_policy(Outcome.returned(np.array(9, np.int32)), PolicyValues(case)) is Behaviour.GARBAGE

@@ -53,6 +53,8 @@ class Rule(Word):
     """``axis=None`` on data that is not 1-D, where only 1-D data may omit the axis (the array API's take)."""
     BATCH_DIMS_RANGE = "batch_dims out of range"
     """``batch_dims`` outside its range (the indices' rank, the axis, ``min(q, r) - 1``)."""
+    BATCH_DIMS_ABOVE_AXIS = "batch_dims above axis"
+    """``batch_dims`` greater than the axis, where the axis must be at least ``batch_dims`` (TensorFlow's gather)."""
     BATCH_MISMATCH = "batch mismatch"
     """The first ``batch_dims`` dimensions of data and indices differ."""
     ZERO_D_INPUT = "0-d input"

@@ -29,12 +29,16 @@ error if any index is out of bounds", any means any.)
 
 from __future__ import annotations
 
+import numpy as np
+
 from conformance.core.blame import Rule
+from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY
 from conformance.spec.basis import Ground, Silent, departed, index_ground, rule_ground
+from conformance.spec.catalog import spec
 
 FAULTS = frozenset({MismatchKind.CRASH, MismatchKind.TIMEOUT, MismatchKind.PROTOCOL})
 """Outcomes no doc permits a user to meet unwarned."""
@@ -79,15 +83,16 @@ ANSWERED_INSTEAD = frozenset(
 states (its typed fields), not on the condition the generator drew."""
 
 
-def finding_basis(sig: Signature, reference: Outcome | None = None, op: str = "") -> Ground:
+def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case | None = None) -> Ground:
     """The doc sentence (or the silence) a finding rests on, except where no doc speaks (:data:`NO_SENTENCE`):
     where the reference raised and the framework answered otherwise (:data:`ANSWERED_INSTEAD`), the sentence of the
     rule the reference's typed error names (:func:`~conformance.spec.basis.rule_ground`, with the argument it
     blames), or of the index policy where it raised for an index it cannot place
     (:func:`~conformance.spec.basis.index_ground`: an empty axis too); else the ground of the decision the
-    condition departs from (:func:`~conformance.spec.basis.departed`). ``op`` is the case's own op key where known
-    (``onnx.Gather-1``, whose docs, unlike Gather-13's, do not say whether a negative index is in bounds; the
-    signature names the family).
+    condition departs from (:func:`~conformance.spec.basis.departed`); a hang of a call the docs define through a
+    mode (``numpy.take(..., mode='wrap')``), the mode's sentence. ``case`` is the finding's own case where known: its
+    op key (``onnx.Gather-1``, whose docs, unlike Gather-13's, do not say whether a negative index is in bounds; the
+    signature names the family) and its attributes.
 
     >>> from conformance.core.blame import Rule
     >>> from conformance.core.outcome import ErrorClass, Kind
@@ -110,8 +115,12 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, op: str = ""
         return quiet
     if sig.outcome.kind is MismatchKind.INTERNAL and reference is not None and reference.kind is Kind.ERROR:
         return INTERNAL_FOR_ERROR
-    key = op or sig.op
+    key = case.op if case is not None else sig.op
     try:
+        mode_attr = spec(key).mode_attr
+        hang = sig.outcome.kind is MismatchKind.TIMEOUT and reference is not None and reference.kind is Kind.VALUE
+        if hang and case is not None and mode_attr in case.attrs:
+            return departed(key, ConditionKind.ATTRIBUTE, mode_attr or "")
         if reference is not None and reference.kind is Kind.ERROR and sig.outcome.kind in ANSWERED_INSTEAD:
             if reference.rule is not None:
                 return rule_ground(key, Rule(reference.rule), reference.argument or "")
@@ -136,8 +145,24 @@ SHAPE_CONDITIONS = frozenset(
 error under one of them is an index out of range, the index policy is the ground."""
 
 
-def finding_kind(sig: Signature, basis: Ground | None = None) -> FindingKind:
-    """The kind of the finding ``sig`` (the module docstring's rule), on its ``basis`` (:func:`finding_basis`)."""
+def reads_from_nothing(case: Case, observed: Outcome | None) -> bool:
+    """Whether ``observed`` holds elements read from an empty input: nothing there to read, so each is a fill or
+    whatever memory held (Paddle's gather_nd on data of shape (0,): -1.5e16, then 3.6e-44).
+
+    >>> import numpy as np
+    >>> empty = Case("paddle.gather_nd", np.zeros(0, np.float32), np.array([0]))
+    >>> reads_from_nothing(empty, Outcome.returned(np.array(7.0)))
+    True
+    >>> reads_from_nothing(empty, Outcome.returned(np.zeros(0)))
+    False
+    """
+    value = observed.value if observed is not None and observed.kind is Kind.VALUE else None
+    return value is not None and np.size(case.data) == 0 and np.size(value) > 0
+
+
+def finding_kind(sig: Signature, basis: Ground | None = None, stray: bool = False) -> FindingKind:
+    """The kind of the finding ``sig`` (the module docstring's rule), on its ``basis`` (:func:`finding_basis`);
+    ``stray``: its value was read from nothing (:func:`reads_from_nothing`), a stray read whatever its word."""
     status, outcome = (basis or finding_basis(sig)).status, sig.outcome.kind
     if outcome is MismatchKind.PROTOCOL:
         return FindingKind.HAZARD
@@ -145,7 +170,7 @@ def finding_kind(sig: Signature, basis: Ground | None = None) -> FindingKind:
         return FindingKind.BUG
     if status.permits:  # any answer read from the input, and any error, conforms there: what is left read outside it,
         return FindingKind.QUESTION if outcome is MismatchKind.INTERNAL else FindingKind.HAZARD  # crashed or hung
-    worst = sig.policy in STRAY or outcome in FAULTS
+    worst = stray or sig.policy in STRAY or outcome in FAULTS
     return FindingKind.HAZARD if worst else FindingKind.QUESTION
 
 

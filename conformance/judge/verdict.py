@@ -340,7 +340,23 @@ def observed_policy(got: Outcome, values: PolicyValues) -> Behaviour:
         return Behaviour.AMBIGUOUS
     if any(_wrong_only_where_out_of_range(value, values, base) for base in (ZERO_FILL, WRAP_THEN_FILL)):
         return Behaviour.FILLS_OR_GARBAGE
+    if all(values.under(p) is None for p, _ in candidates(values)) and made_of(value, np.asarray(values.case.data)):
+        return Behaviour.AMBIGUOUS  # no policy reads this case (0-d data), and each element is one of the data's
     return Behaviour.GARBAGE
+
+
+def made_of(value: np.ndarray, data: np.ndarray) -> bool:
+    """Whether every element of ``value`` is, bit for bit, an element of ``data`` (of the same dtype): what some
+    read of the data may give, never ``garbage``.
+
+    >>> made_of(np.array([-1, -1], np.int32), np.array(-1, np.int32)), made_of(np.array([5]), np.array([1, 2]))
+    (True, False)
+    """
+    if value.dtype != data.dtype or data.size == 0 or value.dtype.kind in "OUSV":
+        return False
+    seen = {np.ascontiguousarray(data).reshape(-1)[i : i + 1].tobytes() for i in range(data.size)}
+    flat = np.ascontiguousarray(value).reshape(-1)
+    return all(flat[i : i + 1].tobytes() in seen for i in range(flat.size))
 
 
 def _documented_fill(case: Case) -> bool:

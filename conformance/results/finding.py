@@ -20,7 +20,7 @@ from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
-from conformance.judge.kind import finding_basis, finding_kind, rank
+from conformance.judge.kind import finding_basis, finding_kind, rank, reads_from_nothing
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY
 from conformance.spec.basis import Ground
@@ -169,6 +169,8 @@ class Finding:
                 BasisStatus.IMPLEMENTATION_DEFINED: "left to the implementation by the docs",
             }.get(self.basis.status, "the docs are silent")
             outcome = f"{self._did()} ({status})"
+        elif self.from_nothing and self.signature.policy is None:
+            outcome = f"{self.signature.outcome} (read from an empty input: fills or garbage)"
         trigger = ", ".join(t.name() for t in self.trigger)
         if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
             shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
@@ -196,12 +198,18 @@ class Finding:
     @property
     def kind(self) -> FindingKind:
         """Bug, hazard or question (:func:`~conformance.judge.kind.finding_kind`)."""
-        return finding_kind(self.signature, self.basis)
+        return finding_kind(self.signature, self.basis, self.from_nothing)
+
+    @property
+    def from_nothing(self) -> bool:
+        """Whether its own oracle's value was read from an empty input
+        (:func:`~conformance.judge.kind.reads_from_nothing`)."""
+        return reads_from_nothing(self.case, self.outcomes.get(self.signature.oracle))
 
     @property
     def basis(self) -> Ground:
         """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`)."""
-        return finding_basis(self.signature, self.reference, self.case.op)
+        return finding_basis(self.signature, self.reference, self.case)
 
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""

@@ -19,8 +19,8 @@ and, where the framework is installed, that each quote is in its docstring.
 True
 >>> ground("numpy.take", Decision.ATTRIBUTE, "mode").url
 'https://numpy.org/doc/stable/reference/generated/numpy.take.html'
->>> departed("numpy.take", ConditionKind.ATTRIBUTE, "mode='raise'").quote
-'Specifies how out-of-bounds indices will behave.'
+>>> departed("numpy.take", ConditionKind.ATTRIBUTE, "mode='raise'").quote[:49]
+'Specifies how out-of-bounds indices will behave. '
 """
 
 from __future__ import annotations
@@ -197,7 +197,10 @@ ARRAY_API_OOB = "The behavior for out-of-bounds indices is left unspecified."
 ARRAY_API_ZERO_D = "When x is a zero-dimensional array, behavior is unspecified and thus implementation-defined."
 MLX_OOB = "Indexing does not perform bounds checking. Indexing out of bounds is undefined behavior."
 MLX_NUMPY = "For the most part, indexing an MLX array works the same as indexing a NumPy numpy.ndarray"
-NUMPY_MODE = "Specifies how out-of-bounds indices will behave."
+NUMPY_MODE = (
+    "Specifies how out-of-bounds indices will behave. 'raise' -- raise an error (default) 'wrap' -- wrap around "
+    "'clip' -- clip to the range"
+)
 JAX_MODE = 'The default mode="fill" returns invalid values (e.g. NaN) for out-of bounds indices'
 JAX_STATIC = "fill_value: StaticScalar | None = None"
 """The signature the page shows (``inspect.signature``): a static scalar, hashed by ``jit``, never an array."""
@@ -337,7 +340,16 @@ BASES: dict[str, OpBasis] = {
                 "batch_dims: An integer. The number of batch dimensions. Must be less than or equal to rank(indices)."
             ),
         },
-        rules={Rule.BATCH_MISMATCH: Silent(TF_BATCHES)},
+        rules={
+            Rule.BATCH_MISMATCH: Silent(TF_BATCHES),
+            Rule.BATCH_DIMS_ABOVE_AXIS: _requires(
+                "Must be greater than or equal to batch_dims.", spec("tensorflow.gather").doc
+            ),
+            Rule.BATCH_DIMS_RANGE: _requires(
+                "batch_dims: An integer. The number of batch dimensions. Must be less than or equal to rank(indices).",
+                spec("tensorflow.gather").doc,
+            ),
+        },
     ),
     "tensorflow.gather_nd": OpBasis(
         _tfnd('If "" or "DEFAULT", the default behavior is used (error on CPU and ignore on GPU).'),
@@ -404,7 +416,10 @@ BASES: dict[str, OpBasis] = {
         {"axis": _tnta("See the NumPy documentation for numpy.take_along_axis.")},
     ),
     "torch.advanced_indexing": OpBasis(
-        _tai("The contents of a tensor can be accessed and modified using Python's indexing and slicing notation"),
+        Silent(
+            "the tensors page says only that 'The contents of a tensor can be accessed and modified using Python's "
+            "indexing and slicing notation', nothing of an index out of range: NumPy's IndexError is held"
+        ),
         Silent(
             "the tensors page names no index dtype; torch's error ('tensors used as indices must be long, int, byte "
             "or bool tensors') is the catalog's source"
@@ -544,7 +559,13 @@ BASES: dict[str, OpBasis] = {
             "axis": Silent("the page names axis as the required third input; [-r, r-1] and >= batch_dims are held"),
             "batch_dims": _ovg("normalized value is used batch_dims = indices.rank + batch_dims"),
         },
-        rules={Rule.BATCH_MISMATCH: Silent("the page says the op is identical to TensorFlow's Gather: " + TF_BATCHES)},
+        rules={
+            Rule.BATCH_MISMATCH: Silent("the page says the op is identical to TensorFlow's Gather: " + TF_BATCHES),
+            Rule.BATCH_DIMS_ABOVE_AXIS: Silent(
+                "the page says the op is identical to TensorFlow's Gather, whose axis 'Must be greater than or equal "
+                "to batch_dims.' without calling a breach an error"
+            ),
+        },
     ),
     "openvino.GatherElements": OpBasis(
         _ovge("All index values are expected to be within bounds [0, s-1]"),
@@ -755,8 +776,18 @@ _OV_ELEMENT_TYPES = Basis(
     "https://docs.openvino.ai/2024/api/c_cpp_api/group__ov__element__cpp__api.html",
 )
 _OV_DATA = frozenset(d for d in DATA_DTYPES if d not in ("complex64", "complex128", "object"))
+_OV_PLUGIN = Basis(
+    "Support for each particular operation from the list below depends on the capabilities of an inference plugin "
+    "and may vary among different hardware platforms and devices.",
+    "https://docs.openvino.ai/2024/documentation/openvino-ir-format/operation-sets/available-opsets/opset8.html",
+)
+"""OpenVINO's opset pages: what an op takes depends on the plugin. The CPU plugin's GatherElements and GatherND
+kernels take elements of 1, 2, 4 (and 8) bytes only ("Check 'any_of(inDataPrecision.size(), ...)' failed"): no
+strings."""
 for _family in ("onnx.Gather", "onnx.GatherElements", "onnx.GatherND"):
     RUNTIME_LIMITS[("openvino", _family)] = RuntimeLimit(_OV_DATA, frozenset(INDEX_DTYPES), _OV_ELEMENT_TYPES)
+for _family in ("onnx.GatherElements", "onnx.GatherND"):
+    RUNTIME_LIMITS[("openvino", _family)] = RuntimeLimit(_OV_DATA - {"str"}, frozenset(INDEX_DTYPES), _OV_PLUGIN)
 """Each runtime's documented dtype limits, by (framework, op family): onnxruntime's CPU kernel table (Gather,
 GatherElements and GatherND 13+) lists no complex type, and GatherND's indices only as int64; OpenVINO's element
 types (what its ONNX front end converts a model into) have no complex type."""

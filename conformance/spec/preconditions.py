@@ -170,7 +170,7 @@ def batched_gather(op: str, *, none_is_0: bool = False) -> PlanFn:
         )
         axis = b if as_int(attrs["axis"], "axis", op=op, none=True) is None else _axis(attrs["axis"], len(data), op)
         text = f"batch_dims ({b}) must be less than or equal to axis ({axis})"
-        _require(b <= axis, op, text, Rule.BATCH_DIMS_RANGE, "batch_dims")
+        _require(b <= axis, op, text, Rule.BATCH_DIMS_ABOVE_AXIS, "batch_dims")
         _require(
             data[:b] == idx[:b],
             op,
