@@ -3,13 +3,25 @@
 * "openvino": its own opset, ``Gather-8``, ``GatherElements-6`` and
   ``GatherND-8`` ("openvino.Gather-8", ...), each built as a one-node
   ``ov.Model`` (``openvino.opset8``; inputs of dynamic shape, their rank and
-  element type fixed, the attributes constants) and compiled for the CPU once
-  per op, attributes, element types and ranks;
+  element type fixed, each attribute handed to its ``ops`` function as the case
+  gives it) and compiled for the CPU once per op, attributes, element types and ranks;
 * "openvino-onnx": its ONNX front end (``FrontEndManager().load_by_framework("onnx")``,
   which ``ov.convert_model`` runs for an ONNX model) on the very
   single-node ONNX models the ONNX oracles run (:func:`oracles.onnx_oracle.model_bytes`,
   their IR version the lowest that carries the opset; symbolic dimensions but
   GatherND's index tuple length, which the CPU plugin needs), compiled for the CPU.
+
+**Attributes go in as given.** ``Gather-8``'s axis is an input: ``ops.gather``
+makes a constant of ``np.array(axis)``'s own type (an int an i64 constant;
+``axis=1.5`` an f64 one, which OpenVINO refuses at validation, "Check
+'get_input_element_type(2).is_integral_number()' failed"; ``True`` a boolean
+one, refused the same way; a str or None no constant: ``OVTypeError``
+"Unidentified data type"). An ``np.int64(axis)`` the oracle used to wrap it in
+turned 1.5, True and "1" into axis 1, and OpenVINO's answer for axis 1 was
+reported as its answer for axis 1.5. The other attributes (``batch_dims``,
+``GatherElements-6``'s axis) are pybind ints: a float, str or None is refused
+("Unable to cast Python instance of type <class 'float'>"), a bool taken as
+0 or 1, OpenVINO 2026.4.1, checked by hand.
 
 **A compiled model that refused an input is compiled again.** OpenVINO
 2026.4.1's CPU plugin keeps the indices shape of a GatherElements input it
@@ -69,7 +81,7 @@ OPENVINO_UNITS = (
     OpUnit(
         "openvino.Gather-8",
         "gather_8(data, indices, **attrs)",
-        "ops.gather(d, i, ops.constant(np.int64({axis})), {batch_dims=0})",
+        "ops.gather(d, i, {axis}, {batch_dims=0})",
     ),
     OpUnit(
         "openvino.GatherElements-6", "gather_elements_6(data, indices, **attrs)", "ops.gather_elements(d, i, {axis})"
@@ -93,6 +105,16 @@ OPENVINO_PATTERNS: Patterns = (
     (ErrorClass.ATTRIBUTE_INVALID, ("axis", "batch_dims")),
     (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
+
+OPSET_PATTERNS: Patterns = (
+    # Gather-8's axis of a non-integral type (1.5, True), refused at validation: "Check
+    # 'get_input_element_type(2).is_integral_number()' failed ... Axis element type must be of an integral number
+    # type"; one with no element type (a str, None): ops.gather's constant of it raises OVTypeError "('Unidentified
+    # data type %s', dtype('<U1'))" (the opset oracle makes no other constant, and refuses inputs of such dtypes first)
+    (ErrorClass.ATTRIBUTE_INVALID, ("axis element type", "unidentified data type")),
+    *OPENVINO_PATTERNS,
+)
+"""The opset oracle's patterns: an axis refused for its type is the attribute's error, whatever "element type" says."""
 
 OPENVINO_PRELUDE = (
     '''
@@ -158,8 +180,10 @@ def run_op(key, make, data, indices, fixed_last=False):
 
 
 def gather_8(data, indices, axis, batch_dims=0):
-    """Gather-8: axis is its third input (a constant here), batch_dims its attribute."""
-    make = lambda d, i: ops.gather(d, i, ops.constant(np.int64(axis)), batch_dims)
+    """Gather-8: axis is its third input, handed to ops.gather as given (OpenVINO makes it a constant of
+    np.array(axis)'s type: an int an i64, 1.5 an f64, True a boolean, each refused at validation but the int; a str
+    or None no constant at all), batch_dims its attribute (as given too: pybind refuses a float)."""
+    make = lambda d, i: ops.gather(d, i, axis, batch_dims)
     return run_op(("Gather-8", axis, batch_dims), make, data, indices)
 
 
@@ -243,7 +267,7 @@ def _info(name: str, mode: str, ops: tuple[str, ...]) -> OracleInfo:
 class OpenVinoOracle(FrameworkOracle):
     """OpenVINO's own opset on the CPU plugin."""
 
-    patterns = OPENVINO_PATTERNS
+    patterns = OPSET_PATTERNS
 
     def __init__(self) -> None:
         info = _info("openvino", "opset (one-node ov.Model, CPU plugin)", OPENVINO_OPS)

@@ -198,3 +198,51 @@ def test_a_refused_input_leaves_later_valid_inputs_judged_on_their_own(name: str
     with registry.registered(TABLE), registry.get(name) as isolated:
         runs = [isolated.run(op, data, i, axis=1) for i in (good, np.zeros((3, 3, 2), np.int64), good, good)]
     assert [r.kind for r in runs] == [Kind.VALUE, Kind.ERROR, Kind.VALUE, Kind.VALUE], [r.describe() for r in runs]
+
+
+# -- attributes reach OpenVINO as the case gives them ----------------------------------
+
+GATHER_1 = ("openvino.Gather-8", np.arange(6.0).reshape(2, 3), np.array([0, 2]))
+
+
+@_needs("openvino")
+def test_openvino_gather_gets_a_float_axis_as_a_float_and_refuses_it() -> None:
+    """Regression (a hand audit): the opset oracle wrapped Gather-8's axis in np.int64(...), so axis=1.5 reached
+    OpenVINO as 1 and its answer for axis 1 was reported as 'value instead of error, for axis=1.5'. Handed to
+    ops.gather as given, 1.5 is an f64 constant, which OpenVINO refuses at validation; the short script for an
+    upstream issue writes the same call."""
+    op, data, indices = GATHER_1
+    oracle = ORACLES["openvino"]
+    out = oracle.run_in_process(op, data, indices, {"axis": 1.5})
+    assert out.kind is Kind.ERROR and "is_integral_number" in (out.message or ""), out.describe()
+    assert out.error_class is ErrorClass.ATTRIBUTE_INVALID, out.message
+    assert oracle.call_snippet(Case(op, data, indices, {"axis": 1.5})).call == "ops.gather(d, i, 1.5, 0)"
+    assert oracle.run_in_process(op, data, indices, {"axis": 1}).value.tolist() == [[0.0, 2.0], [3.0, 5.0]]
+
+
+@_needs("openvino")
+@pytest.mark.parametrize("axis", [True, "1", None], ids=repr)
+def test_openvino_gather_gets_an_axis_of_another_type_as_given_and_refuses_it(axis: Any) -> None:
+    """True is a boolean constant (refused as 1.5 is); a str or None makes no constant (OVTypeError 'Unidentified
+    data type'): none of them is axis 1, which np.int64(True) and np.int64('1') were."""
+    op, data, indices = GATHER_1
+    out = ORACLES["openvino"].run_in_process(op, data, indices, {"axis": axis})
+    assert out.kind is Kind.ERROR and out.error_class is ErrorClass.ATTRIBUTE_INVALID, out.describe()
+
+
+@_needs("openvino")
+@pytest.mark.parametrize(
+    ("op", "indices", "attrs"),
+    [
+        ("openvino.Gather-8", np.array([[0, 2], [1, 0]]), {"axis": 1, "batch_dims": 1.5}),
+        ("openvino.GatherElements-6", np.array([[0, 2], [1, 0]]), {"axis": 1.5}),
+        ("openvino.GatherND-8", np.array([[0], [1]]), {"batch_dims": 1.5}),
+    ],
+    ids=["Gather-8:batch_dims", "GatherElements-6:axis", "GatherND-8:batch_dims"],
+)
+def test_openvino_takes_its_integer_attributes_as_given_and_refuses_a_float(op: str, indices: Any, attrs: Any) -> None:
+    """batch_dims and GatherElements' axis are pybind ints: OpenVINO's binding refuses a float ('Unable to cast
+    Python instance of type <class 'float'>'); the oracle hands them over unconverted."""
+    out = ORACLES["openvino"].run_in_process(op, np.arange(6.0).reshape(2, 3), indices, attrs)
+    assert out.kind is Kind.ERROR and "unable to cast" in (out.message or "").lower(), out.describe()
+    assert out.error_class is ErrorClass.ATTRIBUTE_INVALID, out.message
