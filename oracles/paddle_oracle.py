@@ -7,7 +7,10 @@ execution modes:
 * "paddle-static": a static graph, as ``paddle.enable_static()`` code builds
   it: the op is put into a ``paddle.static.Program`` (a PIR program in Paddle 3)
   with ``paddle.static.data`` inputs of the case's shapes and dtypes, and a
-  ``paddle.static.Executor`` runs it on NumPy feeds. Static mode is switched on
+  ``paddle.static.Executor`` runs it on NumPy feeds; the answer is fetched as a
+  tensor (``return_numpy=False``) and read here, since ``return_numpy=True``
+  fetches None for an empty output that holds no memory (the float32[0, 2]
+  gather of a 0-d index along axis 1: shape [0]). Static mode is switched on
   only while a program is built and run, so both oracles can live in one process.
   (``paddle.jit.to_static`` is not used: its default SOT translator runs graphs
   under ``MIN_GRAPH_SIZE`` = 10 ops eagerly, so a one-op gather would silently be
@@ -123,12 +126,27 @@ def to_numpy(x, like):
 '''
 
 PADDLE_STATIC = '''
+def fetched_array(tensor, dtype):
+    """A DenseTensor the executor fetched (return_numpy=False) as NumPy: its elements bit for bit (np.array, what
+    the executor's own return_numpy=True does; bfloat16 as its uint16 bits). An output with no elements may hold no
+    memory (tensor._is_initialized() is False: paddle.gather of float32[0, 2], a 0-d index, axis 1, whose output
+    is [0]): return_numpy=True fetches None for it, np.array float64 (0,) whatever its shape and dtype, so it is
+    an empty array of its own shape and the program's dtype (convert_dtype: bfloat16 as "uint16"). One with
+    elements and no memory stays None (what the executor fetches): there is no value to read (Paddle 3.3.1)."""
+    if tensor._is_initialized():
+        return np.array(tensor)
+    if 0 in tensor.shape():
+        return np.empty(tensor.shape(), paddle.base.data_feeder.convert_dtype(dtype))
+    return None
+
+
 def prepare(call, attrs):
     """A static graph: the op built into a paddle.static.Program (one per input shape and dtype), the attributes
     constants, run by a paddle.static.Executor on the CPU with NumPy feeds (bfloat16 as its uint16 bits), each
     program in a paddle.static.Scope of its own: in the global scope one program's feed variables ("data",
     "indices") kept what another program's run left there, and int8 indices gave None in a fresh process but
-    raised "numel() * SizeOf(dtype()) <= memory_size()" after an int64 run (Paddle 3.3.1, checked by hand)."""
+    raised "numel() * SizeOf(dtype()) <= memory_size()" after an int64 run (Paddle 3.3.1, checked by hand).
+    The answer is fetched as a tensor and read by fetched_array."""
     programs = {}
     executor = paddle.static.Executor(paddle.CPUPlace())
 
@@ -145,7 +163,8 @@ def prepare(call, attrs):
                     programs[key] = main, call(*inputs, attrs), paddle.static.Scope()
             main, out, scope = programs[key]
             with paddle.static.scope_guard(scope):
-                return executor.run(main, feed=feed, fetch_list=[out])[0]
+                fetched = executor.run(main, feed=feed, fetch_list=[out], return_numpy=False)[0]
+            return fetched_array(fetched, out.dtype)
         finally:
             paddle.disable_static()
 
@@ -163,7 +182,10 @@ PADDLE_RUNS = {
         "with paddle.static.program_guard(main, paddle.static.Program()):",
         "    data, indices = (paddle.static.data(k, v.shape, v.dtype) for k, v in feed.items())",
         "    out = {call}",
-        "out = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[out])[0]",
+        "dtype = paddle.base.data_feeder.convert_dtype(out.dtype)  # the program's (bfloat16: 'uint16')",
+        "out = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[out], return_numpy=False)[0]",
+        "# an output with no elements may hold no memory (return_numpy=True fetches None): its shape, the dtype",
+        "out = np.array(out) if out._is_initialized() else np.empty(out.shape(), dtype) if 0 in out.shape() else None",
     ),
 }
 """Each mode in a short script (:class:`~conformance.execution.glance.Snippet`): dygraph, or the op built into a
@@ -212,7 +234,7 @@ class PaddleOracle(FrameworkOracle):
     def snippet(self, case: Case) -> Snippet:
         """Tensors from NumPy in dygraph, NumPy feeds in a static graph; bfloat16 as its uint16 bits either way.
 
-        >>> PaddleOracle("static").call_snippet(Case("paddle.gather_nd", np.zeros(2), np.array([[1]]))).run[-2]
+        >>> PaddleOracle("static").call_snippet(Case("paddle.gather_nd", np.zeros(2), np.array([[1]]))).run[4]
         '    out = {call}'
         """
         bits = ".view(np.uint16)" if np.asarray(case.data).dtype == BFLOAT16 else ""

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conformance.core.arrays import BFLOAT16
 from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind
 from conformance.execution import registry
@@ -185,3 +186,29 @@ def test_a_static_graphs_answer_does_not_depend_on_the_programs_run_before_it() 
             worker.run("paddle.gather", data, np.array([1]), axis=1)
             after = worker.run("paddle.gather", data, int8, axis=1).describe()
     assert after == alone
+
+
+@_needs("paddle-static")
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, BFLOAT16], ids=lambda d: np.dtype(d).name)
+def test_paddle_static_fetches_an_empty_output_as_an_empty_array(dtype: Any) -> None:
+    """Regression (a hand audit): paddle.gather of data [0, 2], a 0-d index and axis 1 has an output of shape [0]
+    that holds no memory; the executor's return_numpy=True fetches None for it, which the suite reported as
+    'returns None' and 'wrong shape'. Fetched as a tensor (return_numpy=False), it is an empty array of its shape
+    and the program's dtype, as dygraph answers; a non-empty answer is read bit for bit as before."""
+    data = np.zeros((0, 2), dtype)
+    for name in ("paddle-static", "paddle"):
+        out = ORACLES[name].run_in_process("paddle.gather", data, np.array(1), {"axis": 1})
+        assert out.kind is Kind.VALUE and out.value.shape == (0,) and out.value.dtype == data.dtype, out.describe()
+    nan = np.array([0x7FC00001, 0x80000000], np.uint32).view(np.float32)  # a NaN payload and -0.0
+    out = ORACLES["paddle-static"].run_in_process("paddle.gather", nan, np.array([1, 0]), {"axis": 0})
+    assert out.value.view(np.uint32).tolist() == [0x80000000, 0x7FC00001]
+
+
+@_needs("paddle-static")
+def test_paddle_static_short_script_fetches_an_empty_output_as_the_oracle_does() -> None:
+    """The script for an upstream issue fetches the answer as the oracle does, not as return_numpy=True's None."""
+    case = Case("paddle.gather", np.zeros((0, 2), np.int64), np.array(1), {"axis": 1})
+    script = ORACLES["paddle-static"].upstream_script(case, reference_outcome(case))
+    assert "return_numpy=False" in script
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0 and "observed: value int64 [0] = []" in run.stdout, run.stderr[-500:]
