@@ -382,3 +382,50 @@ def test_a_value_made_of_the_data_s_own_elements_is_not_garbage_where_no_policy_
     got = Outcome.returned(np.array(-1, np.int32))
     assert observed_policy(got, PolicyValues(case)) is Behaviour.AMBIGUOUS
     assert observed_policy(Outcome.returned(np.array(9, np.int32)), PolicyValues(case)) is Behaviour.GARBAGE
+
+
+def test_an_empty_case_s_departure_is_still_shown_by_the_same_departure_with_a_policy_word() -> None:
+    """Audit of stop 45: TF XLA's gather_nd answering a value (shape [1, 0]) for index 7 on data (5, 0) was named
+    'for empty dimensions', though on data (5, 1) it answers the clamped [2.5] instead of the documented error: an
+    empty case shows no policy word, so the same departure with one does not remove it."""
+    from conformance.campaign.finding_builder import _removes
+    from conformance.core.case import Case
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    info = OracleInfo("tensorflow-xla", "tensorflow", "2.21.0", "cpu", "xla", ("tensorflow.gather_nd",))
+    sig = Signature(
+        "tensorflow.gather_nd", "tensorflow-xla", "2.21.0", "cpu", "xla", "value instead of error", "", ("empty data",)
+    )
+    data = np.array([[0.5], [1.0], [1.5], [2.0], [2.5]], np.float32)
+    ordinary = Case("tensorflow.gather_nd", data, np.array([[7]]), {}, CaseTags("oob-above", "int64", "float"))
+    j = judged_alone(ordinary, info, Outcome.returned(np.array([[2.5]], np.float32)))
+    assert not j.verdict.conforms and not _removes(j, sig)
+    raised = Outcome.raised(IndexError("7 out of range"), ErrorClass.INDEX_OUT_OF_RANGE)
+    assert _removes(judged_alone(ordinary, info, raised), sig)  # the documented error: that removes it
+
+
+def test_a_wrong_error_for_a_requirement_the_docs_do_not_call_an_error_quotes_the_requirement() -> None:
+    """Audit of stop 45: onnx-reference's GatherND on 0-d indices raised an IndexError where the reference raises a
+    shape error; the basis said "the docs say that the call fails, not which exception", but ONNX only requires
+    "1) r >= 1 and q >= 1 are to be honored." and never says the call fails: the requirement is quoted."""
+    from conformance.core.blame import Rule
+    from conformance.core.outcome import Kind
+
+    sig = Signature(
+        "onnx.GatherND",
+        "onnx-reference",
+        "1.23.2",
+        "cpu",
+        "reference",
+        "wrong error",
+        "",
+        ("precondition: 0-d indices",),
+    )
+    ref = Outcome(Kind.ERROR, error_class=ErrorClass.SHAPE_INVALID, rule=Rule.ZERO_D_INDICES, argument="indices")
+    basis = finding_basis(sig, ref)
+    assert isinstance(basis, Basis) and basis.quote.startswith("1) r >= 1 and q >= 1")
+    assert finding_kind(sig, basis) is FindingKind.QUESTION
+    torch = Signature("torch.gather", "torch", "2", "cpu", "eager", "wrong error", "", ("precondition: rank mismatch",))
+    ref = Outcome(Kind.ERROR, error_class=ErrorClass.SHAPE_INVALID, rule=Rule.RANK_MISMATCH, argument="indices")
+    assert finding_basis(torch, ref).status is BasisStatus.SILENT and isinstance(finding_basis(torch, ref), Silent)

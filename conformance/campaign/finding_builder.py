@@ -31,7 +31,7 @@ from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.outcome import Kind, Outcome
-from conformance.core.vocabulary import POLICY_REGIMES, MismatchKind
+from conformance.core.vocabulary import POLICY_REGIMES, ConditionKind, MismatchKind
 from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, fact, still_shows
 from conformance.judge.signature import Signature
@@ -398,6 +398,11 @@ def tried(
     ]
 
 
+UNWORDED = frozenset({ConditionKind.EMPTY_OUTPUT, ConditionKind.EMPTY_DATA, ConditionKind.EMPTY_AXIS})
+"""Conditions whose examples read no element, so show no policy word: TF XLA's gather_nd answering a value for index
+7 on data (5, 0) is the clamp it shows on data (5, 1) (audit of stop 45: 'empty dimensions' was no trigger)."""
+
+
 def _removes(j: Judged, sig: Signature) -> bool:
     """Whether a counterfactual's judgement no longer shows ``sig``'s behaviour: it conforms, or answers a value that
     departs otherwise (another finding's), and that no word of ``sig`` fits (an example too small to tell policies
@@ -406,6 +411,8 @@ def _removes(j: Judged, sig: Signature) -> bool:
         return True
     if j.outcome.kind is not Kind.VALUE or j.signature().shows_behaviour_of(sig):
         return False
+    if sig.policy is None and sig.condition.kind in UNWORDED and j.signature().outcome.kind is sig.outcome.kind:
+        return False  # an empty case shows no policy word: the same departure with one is the same behaviour
     in_range = j.case.tags is None or j.case.tags.regime not in POLICY_REGIMES  # no index a policy would read there
     return sig.policy is None or in_range or sig.policy not in j.words()
 

@@ -111,11 +111,14 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case |
         or (NO_SENTENCE.get(Rule(sig.condition.detail)) if sig.condition.kind is ConditionKind.PRECONDITION else None)
         or (NO_SENTENCE.get(reference.rule) if reference is not None and reference.rule is not None else None)
     )
+    key = case.op if case is not None else sig.op
+    if quiet is not None and sig.outcome.kind is MismatchKind.WRONG_ERROR and reference is not None and reference.rule:
+        required = rule_ground(key, Rule(reference.rule), reference.argument or "")
+        return required if required.status is BasisStatus.SILENT else quiet  # nor do they say that the call fails
     if quiet is not None:
         return quiet
     if sig.outcome.kind is MismatchKind.INTERNAL and reference is not None and reference.kind is Kind.ERROR:
         return INTERNAL_FOR_ERROR
-    key = case.op if case is not None else sig.op
     try:
         mode_attr = spec(key).mode_attr
         hang = sig.outcome.kind is MismatchKind.TIMEOUT and reference is not None and reference.kind is Kind.VALUE

@@ -277,6 +277,9 @@ BASES: dict[str, OpBasis] = {
             "axis": _nt("The axis over which to select values. By default, the flattened input array is used."),
             "mode": _nt(NUMPY_MODE),
         },
+        rules={
+            Rule.ZERO_D_INPUT: _requires("a : array_like (Ni..., M, Nk...) The source array.", spec("numpy.take").doc)
+        },
     ),
     "numpy.take_along_axis": OpBasis(
         _nta("for j in range(J): out_1d[j] = a_1d[indices_1d[j]]"),
@@ -371,7 +374,7 @@ BASES: dict[str, OpBasis] = {
         },
     ),
     "jax.numpy.take_along_axis": OpBasis(
-        _jta("If unset, defaults to a legacy behavior (wrapping unless the indexing mode is 'promise_in_bounds')"),
+        _jta('mode: Out-of-bounds indexing mode, either "fill" or "clip". ' + JAX_MODE),
         _jta("indices: array of integer indices."),
         _jta("a must be broadcast-compatible with indices along dimensions other than axis."),
         {
@@ -560,7 +563,10 @@ BASES: dict[str, OpBasis] = {
             "batch_dims": _ovg("normalized value is used batch_dims = indices.rank + batch_dims"),
         },
         rules={
-            Rule.BATCH_MISMATCH: Silent("the page says the op is identical to TensorFlow's Gather: " + TF_BATCHES),
+            Rule.BATCH_MISMATCH: _requires(
+                "It requires the first b dimensions in data and indices tensors to be equal.",
+                spec("openvino.Gather").doc,
+            ),
             Rule.BATCH_DIMS_ABOVE_AXIS: Silent(
                 "the page says the op is identical to TensorFlow's Gather, whose axis 'Must be greater than or equal "
                 "to batch_dims.' without calling a breach an error"
