@@ -455,3 +455,21 @@ def test_openvino_gather_nd_reads_whole_slices_for_a_zero_length_index_tuple_as_
         "openvino.GatherND", "openvino", "2026.4.1", "cpu", "opset", "wrong value", "garbage", ("in-range",)
     )
     assert finding_kind(sig, finding_basis(sig, ref, case)) is FindingKind.BUG
+
+
+def test_an_index_out_of_range_on_empty_data_gets_its_counterfactual_where_index_0_is_in_range() -> None:
+    """Audit of stop 45: TF XLA's gather_nd with index 7 on data (5, 0) was named 'for empty output': on empty data
+    no out-of-range counterfactual was tried, though index 0 is in range on the indexed axis (size 5)."""
+    from conformance.core.case import Case
+    from conformance.core.vocabulary import Feature
+
+    case = Case(
+        "tensorflow.gather_nd",
+        np.zeros((5, 0), np.float32),
+        np.array([[7]]),
+        {},
+        CaseTags("oob-above", "int64", "float"),
+    )
+    assert Feature.OUT_OF_RANGE in [c.feature for c in counterfactuals(case)]
+    empty_axis = replace(case, data=np.zeros((0, 5), np.float32))  # index 0 is out of range there too
+    assert Feature.OUT_OF_RANGE not in [c.feature for c in counterfactuals(empty_axis)]

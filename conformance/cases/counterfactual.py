@@ -160,8 +160,11 @@ def _changes(case: Case) -> list[tuple[Feature, str, str, str, dict[str, Any]]]:
         if plain is not None or not a.required and not _same(value, a.default):
             attrs = {**case.attrs, a.name: ordinary}
             out.append((Feature.ATTRIBUTE, a.name, repr(value), repr(ordinary), {"attrs": attrs}))
-    if case.tags is not None and case.tags.regime in POLICY_REGIMES and data.size:
-        out.append((Feature.OUT_OF_RANGE, "", _short(idx), _short(np.zeros_like(idx)), {"indices": np.zeros_like(idx)}))
+    zeros = np.zeros_like(idx)
+    # on empty data, index 0 is in range where the indexed axis is not the empty one (TF's gather_nd, data (5, 0))
+    placed = data.size or _reference_says(replace(case, indices=zeros)) != ("index error",)
+    if case.tags is not None and case.tags.regime in POLICY_REGIMES and placed:
+        out.append((Feature.OUT_OF_RANGE, "", _short(idx), _short(zeros), {"indices": zeros}))
     full_data, full_idx = _unempty(data), _unempty(idx)
     if full_data is not None or full_idx is not None:
         shown = f"data {data.shape}, indices {idx.shape}"

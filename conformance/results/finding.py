@@ -22,7 +22,7 @@ from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
 from conformance.judge.kind import finding_basis, finding_kind, rank, reads_from_nothing
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY
+from conformance.judge.verdict import STRAY, made_of
 from conformance.spec.basis import Ground
 
 
@@ -171,12 +171,35 @@ class Finding:
             outcome = f"{self._did()} ({status})"
         elif self.from_nothing and self.signature.policy is None:
             outcome = f"{self.signature.outcome} (read from an empty input: fills or garbage)"
+        elif self._foreign_values():
+            outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
         trigger = ", ".join(t.name() for t in self.trigger)
         if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
             shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
             refused = self.signature.condition.kind is ConditionKind.SHAPES_REFUSED  # the outcome says it already
             trigger = shapes if refused else f"{', '.join(sorted(self.signature.tags))} ({shapes})"
         return self.signature.words(trigger, outcome)
+
+    def _foreign_values(self) -> bool:
+        """A wrong value, named by no policy word, holding numbers neither the data nor the reference's value holds
+        (what OpenVINO's GatherND-8 answers for a 0-length index tuple); strings, bools and bfloat16 never are.
+
+        >>> import numpy as np
+        >>> sig = Signature("openvino.GatherND", "openvino", "1", "cpu", "opset", "wrong value", "", ("empty",))
+        >>> case = Case("openvino.GatherND-8", np.array([[-2.5]], np.float32), np.zeros((2, 0), np.int64))
+        >>> ref = Outcome.returned(np.full((2, 1, 1), -2.5, np.float32))
+        >>> Finding(sig, case, ref, {"openvino": Outcome.returned(np.array([[[1e-36]], [[-2.5]]], np.float32))}).title()
+        'openvino.GatherND on openvino 1 (cpu, opset): wrong value (garbage: values the data does not hold), for empty'
+        """
+        got = self.outcomes.get(self.signature.oracle)
+        if self.signature.outcome.kind is not MismatchKind.WRONG_VALUE or self.signature.policy is not None:
+            return False
+        if got is None or got.value is None or self.reference.value is None:
+            return False
+        value, data = np.asarray(got.value), np.asarray(self.case.data)
+        held = np.concatenate([data.reshape(-1), np.asarray(self.reference.value).reshape(-1)])
+        numeric = value.dtype.kind in "iufc" and held.dtype == value.dtype
+        return numeric and value.size > 0 and data.size > 0 and not made_of(value, held)
 
     def _did(self) -> str:
         """What the framework did, in a few words: ``returns None``, ``reads outside its input``, ``returns values

@@ -587,13 +587,14 @@ BASES: dict[str, OpBasis] = {
     "openvino.GatherND": OpBasis(
         _ovnd("It requires all indices from this tensor to be in the range [0, s-1]"),
         _ovnd("T_IND: int32 or int64"),
-        _ovnd("indices.shape[-1] <= data.rank"),
+        _ovnd("output[i_0, ..., i_{K-2},:,...,:] = data[indices[i_0, ..., i_{K-2}],:,...,:]"),
         {
             "batch_dims": Silent(
                 "the range [0, min(data.rank, indices.rank)) the catalog holds is read off the op's "
                 "examples, not a sentence"
             )
         },
+        rules={Rule.TUPLE_TOO_LONG: _ovnd("indices.shape[-1] <= data.rank")},
         unspecified=_undefined(
             "It requires all indices from this tensor to be in the range [0, s-1]", spec("openvino.GatherND").doc
         ),
