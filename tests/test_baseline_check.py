@@ -29,7 +29,7 @@ def _result(*sigs: Signature) -> RunResult:
 
 
 SIG = Signature(
-    "numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: 0-d input",)
+    "numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("precondition: axis out of range",)
 )
 
 
