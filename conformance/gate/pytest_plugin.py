@@ -43,7 +43,7 @@ from conformance.execution.fanout import Limited, run_on_all
 from conformance.gate import baseline as bl
 from conformance.judge import rootcause
 from conformance.judge.judged import Judged, judged_alone, replay_status, settles
-from conformance.judge.kind import finding_basis, finding_kind, reads_from_nothing
+from conformance.judge.kind import observed_kind
 
 
 class KnownDiscrepancy(AssertionError):
@@ -141,12 +141,7 @@ class AtlasItem(pytest.Item):
             sig = j.signature()
             if entry is not None:
                 known.add(entry.describe())
-            elif (
-                finding_kind(
-                    sig, finding_basis(sig, j.reference, j.case), reads_from_nothing(j.case, j.outcome)
-                ).fails_gate
-                or fail_questions
-            ):
+            elif observed_kind(sig, j.reference, j.case, j.outcome).fails_gate or fail_questions:
                 new.append(sig.words())
             else:  # what the docs are silent on: reported, failing only with --gc-fail-on-questions, as the gate
                 questions.add(sig.words())

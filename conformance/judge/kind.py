@@ -177,6 +177,13 @@ def finding_kind(sig: Signature, basis: Ground | None = None, stray: bool = Fals
     return FindingKind.HAZARD if worst else FindingKind.QUESTION
 
 
+def observed_kind(sig: Signature, reference: Outcome, case: Case, observed: Outcome | None) -> FindingKind:
+    """The kind of a finding as its own example shows it: on the basis its reference's error and case give
+    (:func:`finding_basis`), a value read from nothing counting as a stray read (:func:`reads_from_nothing`). The
+    one rule by which a finding and a pytest plugin item are classed."""
+    return finding_kind(sig, finding_basis(sig, reference, case), reads_from_nothing(case, observed))
+
+
 BUG_SEVERITY: dict[MismatchKind, int] = {
     MismatchKind.WRONG_VALUE: 1,
     MismatchKind.WRONG_SHAPE: 1,

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.outcome import Kind, Outcome
-from conformance.core.vocabulary import MismatchKind
+from conformance.core.vocabulary import BasisStatus, MismatchKind
 from conformance.report.atlas_match import AtlasLinks
 from conformance.report.views import file_safe
 from conformance.results.finding import Finding
@@ -127,7 +127,7 @@ def _basis_lines(finding: Finding) -> list[str]:
     ground = finding.basis
     kind = f"This is a {finding.kind.value}: {finding.kind.meaning}."
     if isinstance(ground, Basis):
-        required = ground.status.value == "silent"
+        required = ground.status is BasisStatus.SILENT
         said = "a requirement; the docs do not say that breaking it is an error" if required else ""
         return [f"> {ground.quote}", "", f"— {ground.url} ({said or ground.status.value})", "", kind]
     return [f"The docs are silent here ({doc}): {ground.reason}.", "", kind]

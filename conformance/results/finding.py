@@ -20,7 +20,7 @@ from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
-from conformance.judge.kind import finding_basis, finding_kind, rank, reads_from_nothing
+from conformance.judge.kind import finding_basis, observed_kind, rank, reads_from_nothing
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY, made_of
 from conformance.spec.basis import Ground
@@ -211,7 +211,7 @@ class Finding:
             return "returns None"
         if self.signature.policy in STRAY:
             return "reads outside its input"
-        if np.size(self.case.data) == 0 and got.value is not None and got.value.size:
+        if self.from_nothing:
             return "returns values from an empty input (fills or garbage)"
         return "returns a value"
 
@@ -220,8 +220,8 @@ class Finding:
 
     @property
     def kind(self) -> FindingKind:
-        """Bug, hazard or question (:func:`~conformance.judge.kind.finding_kind`)."""
-        return finding_kind(self.signature, self.basis, self.from_nothing)
+        """Bug, hazard or question (:func:`~conformance.judge.kind.observed_kind`)."""
+        return observed_kind(self.signature, self.reference, self.case, self.outcomes.get(self.signature.oracle))
 
     @property
     def from_nothing(self) -> bool:
