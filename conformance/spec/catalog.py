@@ -193,9 +193,20 @@ class OpSpec:
         """
         if not attr.only_when_filling or self.mode_attr is None:
             return True
-        mode = bound.get(self.mode_attr)
-        known = isinstance(mode, Hashable) and not isinstance(mode, bool) and mode in self.mode_policies
-        return not known or self.mode_policies[mode].out_of_range is OutOfRange.FILL
+        policy = self.mode_policy(bound.get(self.mode_attr))
+        return policy is None or policy.out_of_range is OutOfRange.FILL
+
+    def mode_policy(self, mode: Any) -> IndexPolicy | None:
+        """The policy a value of the mode attribute names, or None where it names none (an unhashable value, a bool,
+        a word the op does not list).
+
+        >>> take = spec("numpy.take")
+        >>> take.mode_policy("clip").name, take.mode_policy(True), take.mode_policy(["clip"])
+        ('clip', None, None)
+        """
+        if not isinstance(mode, Hashable) or isinstance(mode, bool):
+            return None
+        return self.mode_policies.get(mode)
 
     def policy_for(self, attrs: Attrs) -> IndexPolicy:
         """The documented policy under these attributes (e.g. ``mode``)."""
@@ -203,13 +214,13 @@ class OpSpec:
             return self.policy
         bound = self.bind(attrs)
         mode = bound[self.mode_attr]
-        if not isinstance(mode, Hashable) or isinstance(mode, bool) or mode not in self.mode_policies:
+        policy = self.mode_policy(mode)
+        if policy is None:
             raise PreconditionValueError(
                 f"{self.key}: {self.mode_attr} must be one of {sorted(map(str, self.mode_policies))}, got {mode!r}",
                 Rule.ATTRIBUTE_VALUE,
                 self.mode_attr,
             )
-        policy = self.mode_policies[mode]
         if policy.out_of_range is OutOfRange.FILL and bound.get("fill_value") is not None:
             policy = policy.with_fill(bound["fill_value"])
         return policy
