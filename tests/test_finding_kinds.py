@@ -431,32 +431,6 @@ def test_a_wrong_error_for_a_requirement_the_docs_do_not_call_an_error_quotes_th
     assert finding_basis(torch, ref).status is BasisStatus.SILENT and isinstance(finding_basis(torch, ref), Silent)
 
 
-def test_openvino_gather_nd_reads_whole_slices_for_a_zero_length_index_tuple_as_its_docs_allow() -> None:
-    """Audit of stop 45: OpenVINO's GatherND-8 page asks only "indices.shape[-1] <= data.rank" and defines
-    output[i] = data[indices[i]] for any length, 0 included (whole slices); the reference refused it, so OpenVINO's
-    uninitialized memory there (1.31e-36, 4.56e-41, other bytes each run) was 'value instead of error'. It is a wrong
-    value, garbage: a bug resting on the output formula."""
-    from conformance.core.behaviour import Behaviour
-    from conformance.judge.kind import finding_basis
-
-    case = Case(
-        "openvino.GatherND-8",
-        np.array([[-2.5]], np.float32),
-        np.zeros((3, 0), np.int64),
-        {"batch_dims": 0},
-        CaseTags("in-range", "int64", "float"),
-    )
-    ref = reference_outcome(case)
-    assert ref.kind.value == "value" and ref.value.tolist() == [[[-2.5]]] * 3
-    garbage = Outcome.returned(np.array([[[1.31e-36]], [[4.56e-41]], [[1.31e-36]]], np.float32))
-    v = judge(case, ref, garbage, PolicyValues(case), framework="openvino")
-    assert str(v.outcome) == "wrong value" and v.behaviour is Behaviour.GARBAGE
-    sig = Signature(
-        "openvino.GatherND", "openvino", "2026.4.1", "cpu", "opset", "wrong value", "garbage", ("in-range",)
-    )
-    assert finding_kind(sig, finding_basis(sig, ref, case)) is FindingKind.BUG
-
-
 def test_an_index_out_of_range_on_empty_data_gets_its_counterfactual_where_index_0_is_in_range() -> None:
     """Audit of stop 45: TF XLA's gather_nd with index 7 on data (5, 0) was named 'for empty output': on empty data
     no out-of-range counterfactual was tried, though index 0 is in range on the indexed axis (size 5)."""
