@@ -58,6 +58,25 @@ class Judged:
         """The behaviour words that fit the answer (:func:`~conformance.judge.rootcause.example_words`)."""
         return rootcause.example_words(self.case, self.outcome)
 
+    def tells_zeros_apart(self) -> bool:
+        """Whether a value answered here could not be mistaken for memory that happened to hold zeros: False
+        only where the oracle answered a value and the reference's value is non-empty and all zero bytes
+        (OpenVINO's GatherND, shrunk to bool data ``[[False]]``, read uninitialized memory that held zeros in
+        20 of 20 fresh runs, the right answer: its script could not show the stray read). A shrink keeps a
+        candidate only where this holds, so a finding's example shows its departure in a fresh process too.
+
+        >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
+        >>> zero = Case("numpy.take", np.zeros(2), np.array([1]), {"axis": 0, "mode": "raise"})
+        >>> judged_alone(zero, info, Outcome.returned(np.array([5.0]))).tells_zeros_apart()
+        False
+        >>> judged_alone(replace(zero, data=np.ones(2)), info, Outcome.returned(np.array([5.0]))).tells_zeros_apart()
+        True
+        """
+        ref = self.reference.value
+        if self.outcome.kind is not Kind.VALUE or ref is None or ref.size == 0:
+            return True
+        return bool(np.ascontiguousarray(ref).view(np.uint8).any())
+
 
 def judged_alone(case: Case, info: OracleInfo, got: Outcome) -> Judged:
     """One oracle's answer on one case, judged on its own (a baseline
