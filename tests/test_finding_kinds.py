@@ -447,3 +447,29 @@ def test_an_index_out_of_range_on_empty_data_gets_its_counterfactual_where_index
     assert Feature.OUT_OF_RANGE in [c.feature for c in counterfactuals(case)]
     empty_axis = replace(case, data=np.zeros((0, 5), np.float32))  # index 0 is out of range there too
     assert Feature.OUT_OF_RANGE not in [c.feature for c in counterfactuals(empty_axis)]
+
+
+def test_openvino_gather_nd_reads_whole_slices_for_a_zero_length_index_tuple_as_its_docs_allow() -> None:
+    """Audit of stop 45: OpenVINO's GatherND-8 page asks only "indices.shape[-1] <= data.rank" and defines
+    output[i] = data[indices[i]] for any length, 0 included (whole slices); the reference refused it, so OpenVINO's
+    uninitialized memory there (1.31e-36, 4.56e-41, other bytes each run) was 'value instead of error'. It is a wrong
+    value, garbage: a bug resting on the output formula."""
+    from conformance.core.behaviour import Behaviour
+    from conformance.judge.kind import finding_basis
+
+    case = Case(
+        "openvino.GatherND-8",
+        np.array([[-2.5]], np.float32),
+        np.zeros((3, 0), np.int64),
+        {"batch_dims": 0},
+        CaseTags("in-range", "int64", "float"),
+    )
+    ref = reference_outcome(case)
+    assert ref.kind.value == "value" and ref.value.tolist() == [[[-2.5]]] * 3
+    garbage = Outcome.returned(np.array([[[1.31e-36]], [[4.56e-41]], [[1.31e-36]]], np.float32))
+    v = judge(case, ref, garbage, PolicyValues(case), framework="openvino")
+    assert str(v.outcome) == "wrong value" and v.behaviour is Behaviour.GARBAGE
+    sig = Signature(
+        "openvino.GatherND", "openvino", "2026.4.1", "cpu", "opset", "wrong value", "garbage", ("in-range",)
+    )
+    assert finding_kind(sig, finding_basis(sig, ref, case)) is FindingKind.BUG

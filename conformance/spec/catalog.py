@@ -918,7 +918,7 @@ CATALOG: tuple[OpSpec, ...] = (
         EqClass.ND,
         OPENVINO_DOC.format("2022.2", "GatherND_8"),
         (Attr("batch_dims", 0, "int in [0, min(q, r) - 1]"),),
-        gather_nd("openvino.GatherND"),
+        gather_nd("openvino.GatherND", empty_tuple=EmptyTuple.SLICES),
         NONNEGATIVE,
         OPENVINO_DTYPES,
         OPENVINO_IDX,
