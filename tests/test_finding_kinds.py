@@ -473,3 +473,19 @@ def test_openvino_gather_nd_reads_whole_slices_for_a_zero_length_index_tuple_as_
         "openvino.GatherND", "openvino", "2026.4.1", "cpu", "opset", "wrong value", "garbage", ("in-range",)
     )
     assert finding_kind(sig, finding_basis(sig, ref, case)) is FindingKind.BUG
+
+
+def test_xla_clamping_a_negative_and_a_past_the_end_index_is_one_fact_by_trigger() -> None:
+    """Audit of stop 45: TF's gather under XLA was listed twice, 'clamps (raw), for indices [-1]' and 'clamps, for
+    indices [3]': one missing bounds check (a raw clamp reads an index past the end as a clamp does)."""
+    oob = [Tried(Feature.OUT_OF_RANGE, "", "[-1]", "[0]", "value", True, True)]
+    raw = _sig("tensorflow.gather", "value instead of error", "clamps (raw)", ("negative",), "tensorflow-xla")
+    above = replace(raw, policy="clamps", condition=("oob-above",))
+    wraps = replace(raw, policy="wraps", condition=("oob-above",))
+    case = Case("tensorflow.gather", np.zeros(3), np.array([-1]))
+
+    def finding(sig: Signature) -> Finding:
+        return Finding(sig, case, Outcome.unsupported(""), {}, framework="tensorflow", tried=oob)
+
+    one = by_trigger([finding(raw), finding(above), finding(wraps)])
+    assert [f.signature.policy for f in one] == [raw.policy, wraps.policy] and one[0].same_trigger == [above]
