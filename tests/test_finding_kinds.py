@@ -476,16 +476,18 @@ def test_openvino_gather_nd_reads_whole_slices_for_a_zero_length_index_tuple_as_
 
 
 def test_xla_clamping_a_negative_and_a_past_the_end_index_is_one_fact_by_trigger() -> None:
-    """Audit of stop 45: TF's gather under XLA was listed twice, 'clamps (raw), for indices [-1]' and 'clamps, for
-    indices [3]': one missing bounds check (a raw clamp reads an index past the end as a clamp does)."""
+    """Audit of stop 45: TF's gather_nd under XLA was listed three times, 'clamps (raw), for indices [-1]', 'clamps,
+    for indices [3]' and 'value instead of error, for indices [7]' (an empty output): one missing bounds check. A
+    crash for an out-of-range index stays a fact of its own."""
     oob = [Tried(Feature.OUT_OF_RANGE, "", "[-1]", "[0]", "value", True, True)]
-    raw = _sig("tensorflow.gather", "value instead of error", "clamps (raw)", ("negative",), "tensorflow-xla")
+    raw = _sig("tensorflow.gather_nd", "value instead of error", "clamps (raw)", ("negative",), "tensorflow-xla")
     above = replace(raw, policy="clamps", condition=("oob-above",))
-    wraps = replace(raw, policy="wraps", condition=("oob-above",))
-    case = Case("tensorflow.gather", np.zeros(3), np.array([-1]))
+    empty = replace(raw, policy="", condition=("oob-above",))
+    crash = replace(raw, outcome="crash", policy="", condition=("oob-above",))
+    case = Case("tensorflow.gather_nd", np.zeros(3), np.array([-1]))
 
     def finding(sig: Signature) -> Finding:
         return Finding(sig, case, Outcome.unsupported(""), {}, framework="tensorflow", tried=oob)
 
-    one = by_trigger([finding(raw), finding(above), finding(wraps)])
-    assert [f.signature.policy for f in one] == [raw.policy, wraps.policy] and one[0].same_trigger == [above]
+    one = by_trigger([finding(raw), finding(above), finding(empty), finding(crash)])
+    assert [f.signature for f in one] == [raw, crash] and one[0].same_trigger == [above, empty]

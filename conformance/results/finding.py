@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
@@ -368,19 +367,16 @@ def ranked(findings: list[Finding]) -> list[Finding]:
     return by_trigger(sorted(across_modes(findings), key=lambda f: (rank(f.signature, f.kind), user_cost(f.signature))))
 
 
-_ONE_READING = {Behaviour.CLAMPS_RAW: Behaviour.CLAMPS}
-"""Out-of-range behaviours that read an index past the end alike: keyed as one by :func:`trigger_key`."""
-
-
 def trigger_key(f: Finding) -> tuple[Any, ...] | None:
     """What makes two findings one fact by trigger: the framework, version, device, op family and the proven
-    trigger's features with the values that show them (out-of-range indices: with the behaviour they show, whatever
-    the values, a raw clamp as a clamp: on an index past the end the two read alike, so XLA's ``[-1]`` read as
-    ``x[0]`` and its ``[3]`` read as ``x[2]`` are one missing bounds check); None where no trigger is proven."""
+    trigger's features with the values that show them (out-of-range indices: with the kind of outcome they show,
+    whatever the values and the policy word: XLA's ``[-1]`` read as ``x[0]``, its ``[3]`` read as ``x[2]`` and its
+    ``[7]`` on an empty output are one missing bounds check, where a crash is another); None where no trigger is
+    proven."""
     if not f.trigger:
         return None
     sig = f.signature
-    behaviour = str(_ONE_READING.get(sig.policy, sig.policy) if sig.policy else sig.outcome.kind)
+    behaviour = str(sig.outcome.kind)
     features = tuple(
         sorted(
             (str(t.feature), t.detail, behaviour if t.feature is Feature.OUT_OF_RANGE else t.shows) for t in f.trigger
