@@ -161,21 +161,27 @@ def test_a_past_deadline_evaluates_nothing() -> None:
     assert calls == [] and small is cc and d is data and i is indices
 
 
-def test_a_shrink_rejects_a_candidate_whose_right_answer_is_all_zeros_where_a_value_was_answered() -> None:
-    """Regression (stop 45): OpenVINO's GatherND finding, shrunk to bool data ``[[False]]``, read uninitialized
-    memory that held zeros in 20 of 20 fresh runs: the right answer, so its script said "not reproduced" and
-    make test failed in test_consistency. A candidate whose reference value is all zero bytes no longer keeps
-    a finding with a value answered; one with a nonzero reference value still does."""
+def test_a_shrink_of_a_stray_read_rejects_a_candidate_whose_right_answer_stray_bytes_can_pass_for() -> None:
+    """Regression (stop 45, 46): OpenVINO's GatherND finding, shrunk to bool ``[[False]]``, read memory that held
+    zeros in 20 of 20 fresh runs, and shrunk to bool ``[True, False]`` it read the input it had just copied: the
+    right answer both times, so its script said "not reproduced" and test_consistency failed. A candidate whose
+    reference value is all zero bytes, or bool, no longer keeps a stray read; a nonzero float one still does."""
     from conformance.campaign.finding_builder import _shows
     from conformance.core.case import Case, CaseTags
     from conformance.core.oracle import OracleInfo
     from conformance.core.outcome import Outcome
-    from conformance.judge.judged import judged_alone
+    from conformance.judge.judged import Judged, judged_alone
 
     info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
     attrs, tags = {"axis": 0, "mode": "raise"}, CaseTags("in-range", "int64", "float")
-    garbage = Outcome.returned(np.array([7.0]))
-    zeros = judged_alone(Case("numpy.take", np.zeros(3), np.array([1]), attrs, tags), info, garbage)
-    ones = judged_alone(Case("numpy.take", np.ones(3), np.array([1]), attrs, tags), info, garbage)
+
+    def judged(data: np.ndarray, answer: np.ndarray) -> Judged:
+        return judged_alone(Case("numpy.take", data, np.array([1]), attrs, tags), info, Outcome.returned(answer))
+
+    ones = judged(np.ones(3), np.array([7.0]))
+    zeros = judged(np.zeros(3), np.array([7.0]))
+    bools = judged(np.array([True, True, False]), np.array([False]))
+    assert str(ones.verdict.behaviour) == str(bools.verdict.behaviour) == "garbage"
     assert ones.signature() == zeros.signature()
     assert _shows(ones, ones.signature()) and not _shows(zeros, ones.signature())
+    assert not _shows(bools, bools.signature())

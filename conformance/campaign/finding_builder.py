@@ -121,8 +121,8 @@ def _keeps(
 
 def _shows(j: Judged, sig: Signature) -> bool:
     """Whether shrink candidate ``j`` still shows ``sig``, with an answer a fresh process can tell from zeros
-    (:meth:`~conformance.judge.judged.Judged.tells_zeros_apart`)."""
-    return not j.verdict.conforms and still_shows(j.signature(), sig) and j.tells_zeros_apart()
+    (:meth:`~conformance.judge.judged.Judged.tells_stray_bytes_apart`)."""
+    return not j.verdict.conforms and still_shows(j.signature(), sig) and j.tells_stray_bytes_apart()
 
 
 def _slimmed(

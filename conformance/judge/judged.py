@@ -58,24 +58,28 @@ class Judged:
         """The behaviour words that fit the answer (:func:`~conformance.judge.rootcause.example_words`)."""
         return rootcause.example_words(self.case, self.outcome)
 
-    def tells_zeros_apart(self) -> bool:
-        """Whether a value answered here could not be mistaken for memory that happened to hold zeros: False
-        only where the oracle answered a value and the reference's value is non-empty and all zero bytes
-        (OpenVINO's GatherND, shrunk to bool data ``[[False]]``, read uninitialized memory that held zeros in
-        20 of 20 fresh runs, the right answer: its script could not show the stray read). A shrink keeps a
-        candidate only where this holds, so a finding's example shows its departure in a fresh process too.
+    def tells_stray_bytes_apart(self) -> bool:
+        """Whether a read outside the input judged here (:data:`~conformance.judge.verdict.STRAY`) could not pass
+        for the right answer in a fresh process: False only for such a read whose reference value is non-empty and
+        all zero bytes, or bool. OpenVINO's GatherND on a 0-length index tuple, shrunk to bool ``[[False]]``, read
+        memory holding zeros in 20 of 20 fresh runs; shrunk to bool ``[True, False]``, its first call in a fresh
+        process read the input it had just copied, the right answer, 20 times (a stray byte reads as the right bool
+        half the time). A shrink keeps a candidate only where this holds, so the finding's script shows it alone.
 
         >>> info = OracleInfo("np", "numpy", "2", "cpu", "eager", ("numpy.take",))
         >>> zero = Case("numpy.take", np.zeros(2), np.array([1]), {"axis": 0, "mode": "raise"})
-        >>> judged_alone(zero, info, Outcome.returned(np.array([5.0]))).tells_zeros_apart()
+        >>> five, no = Outcome.returned(np.array([5.0])), Outcome.returned(np.array([False]))
+        >>> judged_alone(zero, info, five).tells_stray_bytes_apart()
         False
-        >>> judged_alone(replace(zero, data=np.ones(2)), info, Outcome.returned(np.array([5.0]))).tells_zeros_apart()
+        >>> judged_alone(replace(zero, data=np.ones(2)), info, five).tells_stray_bytes_apart()
         True
+        >>> judged_alone(replace(zero, data=np.ones(2, bool)), info, no).tells_stray_bytes_apart()
+        False
         """
         ref = self.reference.value
-        if self.outcome.kind is not Kind.VALUE or ref is None or ref.size == 0:
+        if self.verdict.behaviour not in STRAY or ref is None or ref.size == 0:
             return True
-        return bool(np.ascontiguousarray(ref).view(np.uint8).any())
+        return ref.dtype != np.bool_ and bool(np.ascontiguousarray(ref).view(np.uint8).any())
 
 
 def judged_alone(case: Case, info: OracleInfo, got: Outcome) -> Judged:
