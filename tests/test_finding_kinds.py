@@ -491,3 +491,36 @@ def test_xla_clamping_a_negative_and_a_past_the_end_index_is_one_fact_by_trigger
 
     one = by_trigger([finding(raw), finding(above), finding(empty), finding(crash)])
     assert [f.signature for f in one] == [raw, crash] and one[0].same_trigger == [above, empty]
+
+
+def test_openvino_gather_answering_for_data_batches_its_indices_lack_is_a_stray_read_hazard() -> None:
+    """Re-audit of stop 45 (n=113): OpenVINO's Gather-8 with batch_dims=1 on data (2, 1, 1) and indices (1, 1)
+    answers [0.0, 0.0] on one call and [0.0, -0.5] on the next: batch 1's index is read past the indices' buffer.
+    The docs state the batch rule without calling its breach an error (silent), so this is a hazard, not a
+    question, and the title says where the values came from."""
+    from conformance.judge.kind import finding_basis
+
+    case = Case(
+        "openvino.Gather-8",
+        np.array([-2.5, -0.5], np.float32).reshape(2, 1, 1),
+        np.array([[0]]),
+        {"axis": 1, "batch_dims": 1},
+        CaseTags("in-range", "int64", "float"),
+    )
+    ref = reference_outcome(case)
+    sig = Signature(
+        "openvino.Gather",
+        "openvino",
+        "2026.4.1",
+        "cpu",
+        "opset",
+        "value instead of error",
+        "",
+        ("precondition: batch mismatch",),
+    )
+    assert finding_basis(sig, ref, case).status is BasisStatus.SILENT
+    got = {"openvino": Outcome.returned(np.array([-2.5, 0.0], np.float32).reshape(2, 1, 1))}
+    f = Finding(sig, case, ref, got)
+    assert f.kind is FindingKind.HAZARD and "their indices read past the buffer" in f.title()
+    broadcast = Finding(replace(sig, policy="broadcasts a batch of 1"), case, ref, got)
+    assert broadcast.kind is FindingKind.QUESTION

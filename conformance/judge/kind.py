@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.core.behaviour import Behaviour
 from conformance.core.blame import Rule
 from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
@@ -163,6 +164,29 @@ def reads_from_nothing(case: Case, observed: Outcome | None) -> bool:
     return value is not None and np.size(case.data) == 0 and np.size(value) > 0
 
 
+def reads_past_index_batch(case: Case, observed: Outcome | None, policy: Behaviour | None = None) -> bool:
+    """Whether ``observed`` holds values for data batches its indices lack: under ``batch_dims`` b, an index batch
+    dimension shorter than the data's, and an answer as long as the data's there, each extra batch's index read from
+    past the indices' buffer (OpenVINO's Gather-8, data (2, 1, 1), indices (1, 1): [0.0, 0.0] on one call, [0.0,
+    -0.5] on the next); not where the answer broadcasts an index batch of 1 (``policy``), a reading of its own.
+
+    >>> case = Case("openvino.Gather-8", np.zeros((2, 1, 1)), np.zeros((1, 1), int), {"axis": 1, "batch_dims": 1})
+    >>> reads_past_index_batch(case, Outcome.returned(np.zeros((2, 1, 1))))
+    True
+    >>> reads_past_index_batch(case, Outcome.returned(np.zeros((2, 1, 1))), Behaviour.BATCH_BROADCAST)
+    False
+    """
+    b = case.attrs.get("batch_dims")
+    value = observed.value if observed is not None and observed.kind is Kind.VALUE else None
+    if value is None or policy is Behaviour.BATCH_BROADCAST or type(b) is not int or b <= 0:
+        return False
+    data, indices = np.shape(case.data), np.shape(case.indices)
+    if b > min(len(data), len(indices), np.ndim(value)):
+        return False
+    shorter = any(i < d for i, d in zip(indices[:b], data[:b]))
+    return shorter and np.shape(value)[:b] == data[:b]
+
+
 def finding_kind(sig: Signature, basis: Ground | None = None, stray: bool = False) -> FindingKind:
     """The kind of the finding ``sig`` (the module docstring's rule), on its ``basis`` (:func:`finding_basis`);
     ``stray``: its value was read from nothing (:func:`reads_from_nothing`), a stray read whatever its word."""
@@ -179,9 +203,11 @@ def finding_kind(sig: Signature, basis: Ground | None = None, stray: bool = Fals
 
 def observed_kind(sig: Signature, reference: Outcome, case: Case, observed: Outcome | None) -> FindingKind:
     """The kind of a finding as its own example shows it: on the basis its reference's error and case give
-    (:func:`finding_basis`), a value read from nothing counting as a stray read (:func:`reads_from_nothing`). The
+    (:func:`finding_basis`), a value read from nothing (:func:`reads_from_nothing`) or past the indices' batch
+    (:func:`reads_past_index_batch`) counting as a stray read. The
     one rule by which a finding and a pytest plugin item are classed."""
-    return finding_kind(sig, finding_basis(sig, reference, case), reads_from_nothing(case, observed))
+    stray = reads_from_nothing(case, observed) or reads_past_index_batch(case, observed, sig.policy)
+    return finding_kind(sig, finding_basis(sig, reference, case), stray)
 
 
 BUG_SEVERITY: dict[MismatchKind, int] = {

@@ -20,7 +20,7 @@ from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
-from conformance.judge.kind import finding_basis, observed_kind, rank, reads_from_nothing
+from conformance.judge.kind import finding_basis, observed_kind, rank, reads_from_nothing, reads_past_index_batch
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY, made_of
 from conformance.spec.basis import Ground
@@ -171,6 +171,8 @@ class Finding:
             outcome = f"{self._did()} ({status})"
         elif self.from_nothing and self.signature.policy is None:
             outcome = f"{self.signature.outcome} (read from an empty input: fills or garbage)"
+        elif reads_past_index_batch(self.case, self.outcomes.get(self.signature.oracle), self.signature.policy):
+            outcome = f"{self.signature.outcome} (batches the indices lack: their indices read past the buffer)"
         elif self._foreign_values():
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
         trigger = ", ".join(t.name() for t in self.trigger)
