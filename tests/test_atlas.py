@@ -476,3 +476,38 @@ def test_every_declaration_left_is_of_a_call_that_cannot_be_expressed(installed)
         assert all("Python objects" in r or "attribute" in r for r in reasons[name]), reasons[name]
     assert not any("dtype <U" in r or "dtype str" in r for r in reasons.get("openvino", ())), reasons["openvino"]
     assert not reasons.get("tensorflow-numpy"), reasons["tensorflow-numpy"]
+
+
+class _StrayOnRepeat(NoHangNumpy):
+    """NumPy, except that a case reading from empty data answers stray bytes on every run after its first (as
+    OpenVINO's Gather-8 did on data (2, 0), index 1: its zero fill on one run, stray bytes on the next)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: dict[int, int] = {}
+
+    def run_many(self, cases: Sequence[Case], *, timeout: float | None = None) -> list[Outcome]:
+        out = super().run_many(cases, timeout=timeout)
+        for k, c in enumerate(cases):
+            if atlas_module.reads_nothing(c):
+                self.seen[id(c)] = self.seen.get(id(c), 0) + 1
+                out[k] = out[k] if self.seen[id(c)] == 1 else Outcome.returned(np.array([7.5e-41], np.float32))
+        return out
+
+
+def test_a_probe_that_may_read_from_nothing_runs_again_and_its_cell_keeps_the_stray_read() -> None:
+    """Regression (stop 45): the cell empty-axis-scalar-oob / openvino.Gather-8 was "fills" on one run and "fills
+    or garbage" on the next. A case that may read from empty data runs STRAY_TRIES times, and its cell judges the
+    first answer that departs: the same cell whichever run met the stray bytes, with the same probe count."""
+    honest, stray = NoHangNumpy(), _StrayOnRepeat()
+    plain = run_atlas([honest], {honest.name: honest.info()}, ops=["numpy.take"])
+    tried = run_atlas([stray], {stray.name: stray.info()}, ops=["numpy.take"])
+    cells = {c.key: c for c in plain.cells}
+    assert cells.keys() == {c.key for c in tried.cells}
+    empty = [c for c in tried.cells if atlas_module.reads_nothing(Case.from_json(c.example))]
+    assert empty and all(not c.documented for c in empty)
+    turned = [c for c in empty if cells[c.key].documented]
+    assert turned and all(c.behaviour is Behaviour.GARBAGE for c in turned)
+    assert all(cells[c.key].behaviour == c.behaviour for c in empty if c not in turned)
+    assert all(c.probes == cells[c.key].probes for c in tried.cells)
+    assert max(stray.seen.values()) == atlas_module.STRAY_TRIES
