@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from conformance.cases.class_case import ClassCase, axis_sizes, index_regime, materialize
+from conformance.cases.counterfactual import retagged
 from conformance.core.arrays import dtype_family
 from conformance.core.case import Case, CaseTags
 from conformance.core.vocabulary import AttrRole, AttrValue, Flag, Pattern
@@ -220,5 +221,8 @@ def translate(
     for s in targets(cc.eq_class, ops):
         attrs = op_attrs(cc, s)
         if attrs is not None:
-            cases.append(Case(s.key, data, indices, s.bind(attrs), tags))
+            case = Case(s.key, data, indices, s.bind(attrs), tags)
+            # an attribute given another value may move the axis its indices are read on (tf.gather's axis=None
+            # is its first non-batch axis): the regime is read off the case the op gets (audit of stop 46)
+            cases.append(case if cc.attr_domain is None else retagged(case, tags))
     return cases
