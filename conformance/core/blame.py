@@ -53,6 +53,9 @@ class Rule(Word):
     """``axis=None`` on data that is not 1-D, where only 1-D data may omit the axis (the array API's take)."""
     BATCH_DIMS_RANGE = "batch_dims out of range"
     """``batch_dims`` outside its range (the indices' rank, the axis, ``min(q, r) - 1``)."""
+    BATCH_DIMS_NEGATIVE = "batch_dims negative"
+    """A negative ``batch_dims`` where it counts dimensions and no doc reads a negative one (ONNX's GatherND: "The
+    number of batch dimensions."), apart from one past its top (``b < min(q, r)``)."""
     BATCH_DIMS_ABOVE_AXIS = "batch_dims above axis"
     """``batch_dims`` greater than the axis, where the axis must be at least ``batch_dims`` (TensorFlow's gather)."""
     BATCH_MISMATCH = "batch mismatch"

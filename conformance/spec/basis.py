@@ -262,6 +262,10 @@ BASES: dict[str, OpBasis] = {
                 ONNX_DOC.format("GatherND"),
             ),
             Rule.BATCH_DIMS_RANGE: _requires("3) b < min(q, r) is to be honored.", ONNX_DOC.format("GatherND")),
+            Rule.BATCH_DIMS_NEGATIVE: _requires(  # a count of dimensions; rule 3 holds for a negative b
+                "The number of batch dimensions. The gather of indexing starts from dimension of data[batch_dims:]",
+                ONNX_DOC.format("GatherND"),
+            ),
             Rule.TUPLE_LENGTH: _requires(
                 "4) The indices_shape[-1] should have a value between 1 (inclusive) and rank r-b (inclusive)",
                 ONNX_DOC.format("GatherND"),

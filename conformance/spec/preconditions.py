@@ -320,14 +320,9 @@ def gather_nd(
             error,
         )
         top = min(len(data), len(idx)) - 1
-        _require(
-            0 <= b <= top,
-            op,
-            f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {top}]",
-            Rule.BATCH_DIMS_RANGE,
-            "batch_dims",
-            error,
-        )
+        text = f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {top}]"
+        _require(0 <= b, op, text, Rule.BATCH_DIMS_NEGATIVE, "batch_dims", error)
+        _require(b <= top, op, text, Rule.BATCH_DIMS_RANGE, "batch_dims", error)
         k = idx[-1]
         _require(
             k <= len(data) - b,
