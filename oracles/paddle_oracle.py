@@ -63,7 +63,10 @@ PADDLE_UNITS = (
 
 PADDLE_PATTERNS: Patterns = (
     (ErrorClass.INTERNAL, ("tensor's dimension is out of bound*",)),  # a static graph's output bigger than its memory
-    (ErrorClass.ATTRIBUTE_INVALID, ("attr(dim) is out of range", "attr(axis) is out of range")),  # "(OutOfRange) ..."
+    (  # "(OutOfRange) ...": Paddle's category, not an index's; an int argument cast to int32 (axis=-2**63): its own
+        ErrorClass.ATTRIBUTE_INVALID,
+        ("attr(dim) is out of range", "attr(axis) is out of range", "exceeds int32 range"),
+    ),
     (
         ErrorClass.INDEX_OUT_OF_RANGE,
         (
