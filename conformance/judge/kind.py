@@ -130,9 +130,31 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case |
                 return rule_ground(key, Rule(reference.rule), reference.argument or "")
             if reference.error_class is ErrorClass.INDEX_OUT_OF_RANGE and sig.condition.kind in SHAPE_CONDITIONS:
                 return index_ground(key)
+        given = numpy_valued(case) if reference is not None and reference.kind is Kind.VALUE else None
+        if given is not None and spec(key).framework != NUMPY:
+            return rule_ground(key, Rule.ATTRIBUTE_TYPE, given)  # the type the docs give it: a requirement
         return departed(key, sig.condition.kind, sig.condition.detail)
     except (KeyError, ValueError):
         return Silent(f"{sig.op} is not in the catalog")
+
+
+NUMPY = "numpy"
+"""The framework whose docs' "int" a NumPy integer is (its own scalars and 0-d arrays are its ints)."""
+
+
+def numpy_valued(case: Case | None) -> str | None:
+    """The first attribute of ``case`` given as a NumPy scalar or array (``axis=np.array(1)``), or None. The
+    reference reads one as the integer it holds; another framework's docs type the attribute ("axis
+    (Tensor|int|None, optional)") without saying whether a NumPy value is one, so a departure there rests on that
+    type as a requirement (Paddle's gather crashed on ``axis=np.array(1)``: a hazard, not a bug; audit of stop 46).
+
+    >>> numpy_valued(Case("paddle.gather", np.zeros(2), np.array([0]), {"axis": np.array(1)}))
+    'axis'
+    >>> numpy_valued(Case("paddle.gather", np.zeros(2), np.array([0]), {"axis": 1})) is None
+    True
+    """
+    attrs = case.attrs if case is not None else {}
+    return next((name for name, v in attrs.items() if isinstance(v, (np.generic, np.ndarray))), None)
 
 
 SHAPE_CONDITIONS = frozenset(
