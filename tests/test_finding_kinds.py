@@ -524,3 +524,106 @@ def test_openvino_gather_answering_for_data_batches_its_indices_lack_is_a_stray_
     assert f.kind is FindingKind.HAZARD and "their indices read past the buffer" in f.title()
     broadcast = Finding(replace(sig, policy="broadcasts a batch of 1"), case, ref, got)
     assert broadcast.kind is FindingKind.QUESTION
+
+
+# -- audit of stop 46 (sample 5B) -----------------------------------------------------------------------------
+
+
+def test_an_attribute_given_another_value_retags_the_case_by_the_axis_the_op_reads() -> None:
+    """n=36: tf.gather with axis=None (its first non-batch axis, 0) and index 1 on data (1, 2, 1) was tagged
+    'in-range' from the class case's axis 1, so its XLA clamp was 'value instead of error, for in-range' and no
+    out-of-range counterfactual was tried. The case is tagged by the axis the op reads."""
+    from conformance.cases.class_case import ClassCase
+    from conformance.cases.translate import translate
+    from conformance.spec.plans import EqClass
+
+    cc = ClassCase(
+        EqClass.BLOCK,
+        (1, 2, 1),
+        (1,),
+        1,
+        0,
+        "float32",
+        "int64",
+        "in-range",
+        False,
+        "contiguous",
+        0,
+        0,
+        attr_domain=("axis", "None"),
+    )
+    got = {c.op: c for c in translate(cc, ["tensorflow.gather", "numpy.take"])}
+    assert str(got["tensorflow.gather"].tags.regime) == "oob-above"
+    assert str(got["numpy.take"].tags.regime) == "in-range"  # numpy's axis=None flattens: index 1 of 2 elements
+    assert Feature.OUT_OF_RANGE in [c.feature for c in counterfactuals(got["tensorflow.gather"])]
+
+
+def test_a_negative_batch_dims_of_onnx_gather_nd_rests_on_its_count_not_on_b_below_min_q_r() -> None:
+    """n=78: onnxruntime's GatherND aborts for batch_dims=-2**63; the basis quoted '3) b < min(q, r) is to be
+    honored.', which -2**63 obeys. A negative batch_dims breaks 'The number of batch dimensions.' (a count the
+    page never calls an error to break)."""
+    case = Case(
+        "onnx.GatherND-13",
+        np.zeros((2, 2), np.float32),
+        np.zeros((2, 1), np.int64),
+        {"batch_dims": -(2**63)},
+        CaseTags("in-range", "int64", "float"),
+    )
+    ref = reference_outcome(case)
+    sig = Signature(
+        "onnx.GatherND", "onnxruntime", "1.31.1", "cpu", "session", "crash", "", ("precondition: batch_dims negative",)
+    )
+    basis = finding_basis(sig, ref, case)
+    assert basis.status is BasisStatus.SILENT and basis.quote.startswith("The number of batch dimensions.")
+    assert finding_kind(sig, basis) is FindingKind.HAZARD
+
+
+def test_paddle_saying_an_int_argument_exceeds_int32_range_is_an_attribute_error() -> None:
+    """n=137: paddle.index_select(axis=-2**63) raises IndexError '(OutOfRange) Integer value ... exceeds int32
+    range': the axis refused (Paddle's category, not an index out of range), the attribute error the reference
+    expects."""
+    from oracles._common import classify_with
+    from oracles.paddle_oracle import PADDLE_PATTERNS
+
+    message = "(OutOfRange) Integer value -9223372036854775808 exceeds int32 range [-2147483648, 2147483647]"
+    assert classify_with(message.lower(), PADDLE_PATTERNS) is ErrorClass.ATTRIBUTE_INVALID
+
+
+def test_a_crash_on_an_attribute_given_as_a_numpy_array_rests_on_the_type_the_docs_give_it() -> None:
+    """n=17: paddle.gather crashes (SIGSEGV) for axis=np.array(1); its docs type axis "Tensor|int|None", and a
+    NumPy array is neither: a hazard on that requirement, not a bug on the op's first sentence. NumPy's own ops read
+    their own scalars as ints."""
+    case = Case(
+        "paddle.gather",
+        np.arange(6.0, dtype=np.float32).reshape(2, 3),
+        np.array([0]),
+        {"axis": np.array(1)},
+        CaseTags("in-range", "int64", "float"),
+    )
+    sig = Signature("paddle.gather", "paddle", "3.3.1", "cpu", "eager", "crash", "", ("in-range",))
+    basis = finding_basis(sig, reference_outcome(case), case)
+    assert basis.status is BasisStatus.SILENT and basis.quote.startswith("axis (Tensor|int|None, optional)")
+    assert finding_kind(sig, basis) is FindingKind.HAZARD
+    numpy = replace(case, op="numpy.take", attrs={"axis": np.array(1), "mode": "raise"})
+    np_sig = replace(sig, op="numpy.take", oracle="numpy")
+    assert finding_basis(np_sig, reference_outcome(numpy), numpy).status is BasisStatus.DOCUMENTED
+
+
+def test_an_undocumented_index_dtype_read_by_a_policy_is_the_dtype_fact_alone() -> None:
+    """n=140: onnx.reference's GatherElements given int8 index 4 wraps it as it does given int64 (a finding of its
+    own); 'undocumented dtype accepted, observed policy wraps, for axis=1, indices [4]' was the two facts at once.
+    Its root cause is the dtype accepted, with no policy word; a word of how the dtype is read stays."""
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    case = Case(
+        "onnx.GatherElements-11",
+        np.array([-2.5, -3.5], np.float32).reshape(1, 2, 1),
+        np.array([4], np.int8).reshape(1, 1, 1),
+        {"axis": 1},
+        CaseTags("oob-above", "int8", "float"),
+    )
+    info = OracleInfo("onnx-reference", "onnx", "1.23.2", "cpu", "reference", ("onnx.GatherElements-11",))
+    j = judged_alone(case, info, Outcome.returned(np.array([-2.5], np.float32).reshape(1, 1, 1)))
+    assert j.verdict.behaviour is Behaviour.WRAPS and str(j.signature().outcome) == "undocumented dtype accepted"
+    assert j.signature().policy is None
