@@ -232,7 +232,12 @@ def _judged(
     if ref is not None and values is not None:
         try:
             judged = Judged(
-                case, info.name, info, ref, got, judge(case, ref, got, values, bits=info.bits, framework=info.framework)
+                case,
+                info.name,
+                info,
+                ref,
+                got,
+                judge(case, ref, got, values, bits=info.bits, framework=info.framework, mode=info.mode),
             )
             if sink is not None:
                 sink(probe, judged)
@@ -606,7 +611,7 @@ def _first_departing(
         return got[0]
     for answer in got:
         try:
-            if not judge(case, ref, answer, values, bits=info.bits, framework=info.framework).conforms:
+            if not judge(case, ref, answer, values, bits=info.bits, framework=info.framework, mode=info.mode).conforms:
                 return answer
         except Exception:  # noqa: BLE001 - the judging of the answer kept records the harness error
             return answer

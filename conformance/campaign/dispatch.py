@@ -64,7 +64,7 @@ def evaluate(
                     info,
                     refs[i],
                     got,
-                    judge(cases[i], refs[i], got, values[i], bits=info.bits, framework=info.framework),
+                    judge(cases[i], refs[i], got, values[i], bits=info.bits, framework=info.framework, mode=info.mode),
                 )
             )
     return judged

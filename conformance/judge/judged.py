@@ -92,7 +92,7 @@ def judged_alone(case: Case, info: OracleInfo, got: Outcome) -> Judged:
         info,
         ref,
         got,
-        judge(case, ref, got, PolicyValues(case), bits=info.bits, framework=info.framework),
+        judge(case, ref, got, PolicyValues(case), bits=info.bits, framework=info.framework, mode=info.mode),
     )
 
 

@@ -39,7 +39,7 @@ from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case, OpKey
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import POLICY_REGIMES, PRECONDITION_ERRORS, ErrorGroup, Mismatch, MismatchKind
-from conformance.spec.basis import RUNTIME_LIMITS, refused_by_shape_limit, regime_permitted, zero_d_permitted
+from conformance.spec.basis import refused_by_shape_limit, regime_permitted, runtime_limit, zero_d_permitted
 from conformance.spec.catalog import TYPE_CONSTRAINED, spec
 from conformance.spec.errors import IndexOutOfRangeError, PreconditionError
 from conformance.spec.policy import (
@@ -405,9 +405,10 @@ class DtypeStatus:
         return self.data and self.index
 
     @classmethod
-    def of(cls, case: Case, framework: str = "") -> DtypeStatus:
-        """The case's dtypes against the op's docs and, where ``framework``'s runtime documents that it runs fewer
-        (:data:`~conformance.spec.basis.RUNTIME_LIMITS`), against those: its refusal of another is its right.
+    def of(cls, case: Case, framework: str = "", mode: str = "") -> DtypeStatus:
+        """The case's dtypes against the op's docs and, where ``framework``'s runtime (in ``mode``) documents that
+        it runs fewer (:func:`~conformance.spec.basis.runtime_limit`), against those: its refusal of another is its
+        right.
 
         >>> complex_data = Case("onnx.Gather-13", np.zeros(2, np.complex64), np.zeros(1, np.int64), {"axis": 0})
         >>> DtypeStatus.of(complex_data).documented, DtypeStatus.of(complex_data, "onnxruntime").documented
@@ -416,7 +417,7 @@ class DtypeStatus:
         s = spec(case.op)
         data_dtype, index_dtype = data_dtype_name(case.data), np.asarray(case.indices).dtype.name
         data, index = data_dtype in s.data_dtypes, index_dtype in s.index_dtypes
-        limit = RUNTIME_LIMITS.get((framework, OpKey.parse(case.op).family))
+        limit = runtime_limit(framework, mode, OpKey.parse(case.op).family)
         if limit is not None:
             data, index = data and data_dtype in limit.data, index and index_dtype in limit.index
         return cls(data, index, s.framework in TYPE_CONSTRAINED)
@@ -571,7 +572,14 @@ def narrowed(case: Case) -> Case | None:
 
 
 def judge(
-    case: Case, ref: Outcome, got: Outcome, values: PolicyValues, *, bits: int = 64, framework: str = ""
+    case: Case,
+    ref: Outcome,
+    got: Outcome,
+    values: PolicyValues,
+    *,
+    bits: int = 64,
+    framework: str = "",
+    mode: str = "",
 ) -> Verdict:
     """The :class:`Verdict` on one oracle's outcome (see the module docstring).
     For an oracle whose framework documents that 64-bit inputs become 32-bit
@@ -590,11 +598,11 @@ def judge(
     ...     bits=32).conforms
     True
     """
-    verdict = _verdict(case, ref, got, values, framework)
+    verdict = _verdict(case, ref, got, values, framework, mode)
     received = narrowed(case) if bits == 32 and not verdict.conforms else None
     if received is None:
         return verdict
-    return _verdict(received, reference_outcome(received), got, PolicyValues(received), framework)
+    return _verdict(received, reference_outcome(received), got, PolicyValues(received), framework, mode)
 
 
 def _runtime_shape_limit(case: Case, got: Outcome, framework: str) -> bool:
@@ -637,10 +645,10 @@ def _value_word(got: Outcome, ref: Outcome) -> Behaviour:
     return Behaviour.AS_DOCUMENTED if same else Behaviour.GARBAGE
 
 
-def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, framework: str) -> Verdict:
+def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, framework: str, mode: str = "") -> Verdict:
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
         return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
-    dtypes = DtypeStatus.of(case, framework)
+    dtypes = DtypeStatus.of(case, framework, mode)
     outcome = Mismatch.OK if _runtime_shape_limit(case, got, framework) else _mismatch(case, ref, got, dtypes)
     regime = case.tags.regime if case.tags else None
     broken_rule = ref.kind is Kind.ERROR and ref.error_class in PRECONDITION_ERRORS

@@ -804,6 +804,40 @@ GatherElements and GatherND 13+) lists no complex type, and GatherND's indices o
 types (what its ONNX front end converts a model into) have no complex type."""
 
 
+_XLA_CPU_OPS = (
+    "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/compiler/tf2xla/g3doc/cpu_supported_ops.md"
+)
+_XLA_TPARAMS = "Tparams={bool,complex64,double,float,int32,int64,uint32,uint64}"
+_XLA_DATA = frozenset({"bool", "complex64", "float64", "float32", "int32", "int64", "uint32", "uint64"})
+MODE_LIMITS: dict[tuple[str, str, str], RuntimeLimit] = {
+    ("tensorflow", "xla", "tensorflow.gather"): RuntimeLimit(
+        _XLA_DATA,
+        frozenset({"int32", "int64"}),
+        Basis(f"`GatherV2` | `Taxis={{int32,int64}}`<br>`Tindices={{int32,int64}}`<br>`{_XLA_TPARAMS}`", _XLA_CPU_OPS),
+    ),
+    ("tensorflow", "xla", "tensorflow.gather_nd"): RuntimeLimit(
+        _XLA_DATA,
+        frozenset({"int32", "int64"}),
+        Basis(f"`GatherNd` | `Tindices={{int32,int64}}`<br>`{_XLA_TPARAMS}`", _XLA_CPU_OPS),
+    ),
+}
+"""The dtypes one execution mode of a framework documents that it runs for an op, narrower than the framework's:
+TensorFlow's XLA CPU kernels (tf2xla's table of supported operators for XLA_CPU_JIT) take no strings, where eager
+TensorFlow gathers them (audit of stop 46: XLA's refusal of str data was a 'dtype rejected' finding)."""
+
+
+def runtime_limit(framework: str, mode: str, family: str) -> RuntimeLimit | None:
+    """The dtype limit of ``framework`` run in ``mode`` for an op ``family``: the mode's own
+    (:data:`MODE_LIMITS`), else the framework's (:data:`RUNTIME_LIMITS`), else None.
+
+    >>> runtime_limit("tensorflow", "xla", "tensorflow.gather_nd").data == _XLA_DATA
+    True
+    >>> runtime_limit("tensorflow", "eager", "tensorflow.gather_nd") is None
+    True
+    """
+    return MODE_LIMITS.get((framework, mode, family)) or RUNTIME_LIMITS.get((framework, family))
+
+
 def documented_limit(framework: str, family: str, data_dtype: str, index_dtype: str) -> Basis | None:
     """The runtime's sentence that says it does not run these dtypes for the op, or None.
 
