@@ -215,8 +215,13 @@ INTERNAL_NEEDLES = (
     "please report",
     "this is a bug",
     "unreachable",
+    "list index out of range",
+    "list assignment index out of range",
+    "tuple index out of range",
 )
-"""Message fragments of the same (an assert or overflow surfacing through a generic error type)."""
+"""Message fragments of the same (an assert or overflow surfacing through a generic error type; a Python list or
+tuple indexed past its end inside the framework's own code: torch.compile's index_select with dim=3 raises
+"IndexError: list assignment index out of range" where eager says "Dimension out of range", audit of stop 46)."""
 
 
 def internal_or(exc: BaseException, error_class: ErrorClass) -> ErrorClass:

@@ -178,6 +178,9 @@ class Finding:
         trigger = ", ".join(t.name() for t in self.trigger)
         if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
             shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
+            blamed = self.reference.argument
+            if blamed in self.case.attrs:  # the attribute the reference's typed error blames, with its value
+                shapes = f"{blamed}={self.case.attrs[blamed]!r}; {shapes}"
             refused = self.signature.condition.kind is ConditionKind.SHAPES_REFUSED  # the outcome says it already
             trigger = shapes if refused else f"{', '.join(sorted(self.signature.tags))} ({shapes})"
         return self.signature.words(trigger, outcome)
