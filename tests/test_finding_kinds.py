@@ -627,3 +627,49 @@ def test_an_undocumented_index_dtype_read_by_a_policy_is_the_dtype_fact_alone() 
     j = judged_alone(case, info, Outcome.returned(np.array([-2.5], np.float32).reshape(1, 1, 1)))
     assert j.verdict.behaviour is Behaviour.WRAPS and str(j.signature().outcome) == "undocumented dtype accepted"
     assert j.signature().policy is None
+
+
+# -- audit of stop 46 (sample 5A) -----------------------------------------------------------------------------
+
+
+def test_xla_refusing_strings_is_its_documented_limit_where_eager_tensorflow_gathers_them() -> None:
+    """n=65 (false): 'tensorflow.gather_nd on tensorflow-xla: dtype rejected, for str data'. tf2xla's table of
+    operators supported on XLA_CPU_JIT lists GatherNd's Tparams without strings: XLA's refusal is a documented
+    limit of that mode, an atlas fact; eager TensorFlow refusing strings would still be a finding."""
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    case = Case(
+        "tensorflow.gather_nd",
+        np.array([["a", "bc"]]),
+        np.array([[0]]),
+        {"batch_dims": 0},
+        CaseTags("in-range", "int64", "str"),
+    )
+    refused = Outcome.raised(TypeError("No registered '_Arg' OpKernel for XLA_CPU_JIT"), ErrorClass.DTYPE_UNSUPPORTED)
+    for mode, conforms in (("xla", True), ("eager", False)):
+        info = OracleInfo("tf", "tensorflow", "2.21.0", "cpu", mode, ("tensorflow.gather_nd",))
+        assert judged_alone(case, info, refused).verdict.conforms is conforms
+
+
+def test_a_python_list_indexed_past_its_end_inside_a_framework_is_its_internal_error() -> None:
+    """n=135: torch.compile's index_select with dim=3 on data (1, 1, 1) raises "IndexError: list assignment index
+    out of range" (eager: "Dimension out of range"): a fault inside the compiler, not an index out of range; and a
+    precondition's title names the attribute its reference blames, with its value."""
+    from oracles.base import internal_or
+
+    leaked = IndexError("list assignment index out of range")
+    assert internal_or(leaked, ErrorClass.INDEX_OUT_OF_RANGE) is ErrorClass.INTERNAL
+    case = Case("torch.index_select", np.zeros((1, 1, 1), np.float32), np.array([0]), {"dim": 3})
+    ref = reference_outcome(case)
+    sig = Signature(
+        "torch.index_select",
+        "torch-compile",
+        "2.13.0",
+        "cpu",
+        "compile",
+        "internal error",
+        "",
+        ("precondition: axis out of range",),
+    )
+    assert "(dim=3; data (1, 1, 1), indices (1,))" in Finding(sig, case, ref, {}).title()
