@@ -673,3 +673,24 @@ def test_a_python_list_indexed_past_its_end_inside_a_framework_is_its_internal_e
         ("precondition: axis out of range",),
     )
     assert "(dim=3; data (1, 1, 1), indices (1,))" in Finding(sig, case, ref, {}).title()
+
+
+def test_openvino_refusing_axis_none_is_named_by_the_attribute_not_by_the_index_regime() -> None:
+    """Check at stop 46: OpenVINO's Gather-8 given axis=None raises "('Unidentified data type %s', dtype('O'))"
+    (it makes a constant of np.array(None)); once the case was tagged by the axis the op reads (index 1 out of range
+    on axis 0), the finding was 'error instead of value (attribute invalid), for oob-above', a generator's
+    category. It is the attribute refused: 'for axis=None'."""
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    case = Case(
+        "openvino.Gather-8",
+        np.array([-2.5], np.float32).reshape(1, 1, 1),
+        np.array([1]),
+        {"axis": None, "batch_dims": 0},
+        CaseTags("oob-above", "int64", "float"),
+    )
+    info = OracleInfo("openvino", "openvino", "2026.4.1", "cpu", "opset", ("openvino.Gather-8",))
+    refused = Outcome.raised(TypeError("('Unidentified data type %s', dtype('O'))"), ErrorClass.ATTRIBUTE_INVALID)
+    sig = judged_alone(case, info, refused).signature()
+    assert str(sig.outcome) == "attribute refused" and sig.words().endswith("for axis=None")

@@ -306,6 +306,8 @@ _TYPE_LEAKS: tuple[tuple[re.Pattern[str], Callable[[object], bool], str], ...] =
         lambda v: isinstance(v, np.ndarray | np.integer) and np.asarray(v).dtype == np.int64,
         "<numpy.int64>",
     ),
+    # OpenVINO makes a constant of np.array(value): None has no element type (Gather-8's axis input)
+    (re.compile(r"unidentified data type %s', dtype\('o'\)"), lambda v: v is None, "None"),
 )
 """Error messages that say a framework refused an attribute for its Python type
 (an implementation detail leaking), whatever the attribute holds: (the
