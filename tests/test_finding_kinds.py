@@ -673,6 +673,8 @@ def test_a_python_list_indexed_past_its_end_inside_a_framework_is_its_internal_e
         ("precondition: axis out of range",),
     )
     assert "(dim=3; data (1, 1, 1), indices (1,))" in Finding(sig, case, ref, {}).title()
+    internal = replace(sig, condition=())  # as the campaign signs an internal error: for any input
+    assert Finding(internal, case, ref, {}).title().endswith("internal error, for dim=3")
 
 
 def test_openvino_refusing_axis_none_is_named_by_the_attribute_not_by_the_index_regime() -> None:

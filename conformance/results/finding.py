@@ -176,13 +176,15 @@ class Finding:
         elif self._foreign_values():
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
         trigger = ", ".join(t.name() for t in self.trigger)
+        blamed = self.reference.argument  # the attribute the reference's typed error blames, named with its value
+        named = f"{blamed}={self.case.attrs[blamed]!r}" if blamed in self.case.attrs else ""
         if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
             shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
-            blamed = self.reference.argument
-            if blamed in self.case.attrs:  # the attribute the reference's typed error blames, with its value
-                shapes = f"{blamed}={self.case.attrs[blamed]!r}; {shapes}"
+            shapes = f"{named}; {shapes}" if named else shapes
             refused = self.signature.condition.kind is ConditionKind.SHAPES_REFUSED  # the outcome says it already
             trigger = shapes if refused else f"{', '.join(sorted(self.signature.tags))} ({shapes})"
+        elif not trigger:  # torch.compile's internal error for dim=3: the case breaks the rule of that attribute
+            trigger = named
         return self.signature.words(trigger, outcome)
 
     def _foreign_values(self) -> bool:
