@@ -177,7 +177,7 @@ class Finding:
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
         trigger = ", ".join(t.name() for t in self.trigger)
         blamed = self.reference.argument  # the attribute the reference's typed error blames, named with its value
-        named = f"{blamed}={self.case.attrs[blamed]!r}" if blamed in self.case.attrs else ""
+        named = f"{blamed}={self.case.attrs[blamed]!r}" if blamed is not None and blamed in self.case.attrs else ""
         if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
             shapes = f"data {np.shape(self.case.data)}, indices {np.shape(self.case.indices)}"
             shapes = f"{named}; {shapes}" if named else shapes
