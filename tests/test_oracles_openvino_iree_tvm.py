@@ -246,3 +246,17 @@ def test_openvino_takes_its_integer_attributes_as_given_and_refuses_a_float(op: 
     out = ORACLES["openvino"].run_in_process(op, np.arange(6.0).reshape(2, 3), indices, attrs)
     assert out.kind is Kind.ERROR and "unable to cast" in (out.message or "").lower(), out.describe()
     assert out.error_class is ErrorClass.ATTRIBUTE_INVALID, out.message
+
+
+@_needs("openvino")
+def test_an_openvino_answer_is_never_the_output_the_case_before_it_left() -> None:
+    """Regression (stop 46): Gather-8 on an empty axis writes nothing, and a compiled model's own infer request
+    handed back its last output: after data [[7, 8, 9], [10, 11, 12]] with index 1, data (2, 0) with index 1 answered
+    [8.0, 11.0], so the atlas cell said "fills" or "fills or garbage" by what ran before it. Each call now has an
+    infer request of its own."""
+    oracle = ORACLES["openvino"]
+    before = Case("openvino.Gather-8", np.arange(7.0, 13.0, dtype=np.float32).reshape(2, 3), np.array(1), {"axis": 1})
+    empty = Case("openvino.Gather-8", np.zeros((2, 0), np.float32), np.array(1), {"axis": 1})
+    first, second = oracle.run_many([before, empty])
+    assert first.kind is Kind.VALUE and first.value.tolist() == [8.0, 11.0]
+    assert second.kind is Kind.VALUE and second.value.tolist() != [8.0, 11.0]
