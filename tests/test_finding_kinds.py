@@ -696,3 +696,107 @@ def test_openvino_refusing_axis_none_is_named_by_the_attribute_not_by_the_index_
     refused = Outcome.raised(TypeError("('Unidentified data type %s', dtype('O'))"), ErrorClass.ATTRIBUTE_INVALID)
     sig = judged_alone(case, info, refused).signature()
     assert str(sig.outcome) == "attribute refused" and sig.words().endswith("for axis=None")
+
+
+# -- audit of stop 46 (sample 6) ------------------------------------------------------------------------------
+
+
+def test_garbage_for_index_dtypes_the_docs_do_not_list_is_a_hazard_on_the_dtype_sentence() -> None:
+    """6B n=4: paddle.take_along_axis reads garbage for int8 indices; its docs say "Supported data type are int32
+    and int64." and no more: a hazard on that sentence, not a bug on the op's first sentence."""
+    case = Case(
+        "paddle.take_along_axis",
+        np.array([-3.5], np.float32).reshape(1, 1, 1),
+        np.zeros((1, 1, 1), np.int8),
+        {"axis": 0},
+        CaseTags("in-range", "int8", "float"),
+    )
+    sig = Signature(
+        "paddle.take_along_axis", "paddle", "3.3.1", "cpu", "eager", "wrong value", "garbage", ("in-range",)
+    )
+    basis = finding_basis(sig, reference_outcome(case), case)
+    assert basis.status is BasisStatus.SILENT and "Supported data type are int32 and int64." in basis.quote
+    assert finding_kind(sig, basis) is FindingKind.HAZARD
+
+
+def test_onnx_gather_elements_with_empty_indices_reads_nothing_and_answers_their_shape() -> None:
+    """6B n=89 (false): data (3, 0), indices (0, 1): 'Its output shape is the same as the shape of indices and
+    consists of one value ... for each element in indices': an empty (0, 1) output, not an error."""
+    case = Case("onnx.GatherElements-13", np.zeros((3, 0), np.float32), np.zeros((0, 1), np.int64), {"axis": 0})
+    ref = reference_outcome(case)
+    assert ref.value is not None and ref.value.shape == (0, 1)
+
+
+def test_internal_errors_of_one_op_are_apart_by_the_rule_the_reference_names() -> None:
+    """Re-audit of stop 46 (F128): torch.compile's index_select 'internal error' merged dim=3 (the axis rule) with a
+    0-d int8 index failing in inductor (no rule broken): two facts, apart by the rule the reference's error names."""
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    info = OracleInfo("torch-compile", "torch", "2.13.0", "cpu", "compile", ("torch.index_select",))
+    leaked = Outcome.raised(IndexError("list assignment index out of range"), ErrorClass.INTERNAL)
+    dim3 = Case(
+        "torch.index_select",
+        np.zeros((1, 1, 1), np.float32),
+        np.array([0]),
+        {"dim": 3},
+        CaseTags("in-range", "int64", "float"),
+    )
+    lowering = Outcome.raised(AssertionError("indices must be int64, byte or bool"), ErrorClass.INTERNAL)
+    zero_d = Case(
+        "torch.index_select",
+        np.array(1, np.int32),
+        np.array(0, np.int8),
+        {"dim": 0},
+        CaseTags("in-range", "int8", "int"),
+    )
+    a, b = judged_alone(dim3, info, leaked).signature(), judged_alone(zero_d, info, lowering).signature()
+    assert a != b and a.words().endswith("for precondition: axis out of range")
+
+
+def test_a_crash_on_an_axis_the_docs_only_require_is_a_hazard() -> None:
+    """6A n=17: tf.gather aborts for axis=-2**63 ('Check failed: d < dims()'); its docs require the axis ("Must be
+    greater than or equal to batch_dims ... Supports negative indexes.") and promise an error only for
+    out-of-bound indices: a hazard."""
+    case = Case(
+        "tensorflow.gather",
+        np.zeros((1, 1, 1), np.float32),
+        np.array([0]),
+        {"axis": -(2**63), "batch_dims": 0},
+        CaseTags("in-range", "int64", "float"),
+    )
+    sig = Signature("tensorflow.gather", "tensorflow", "2.21.0", "cpu", "eager", "crash", "", ("in-range",))
+    basis = finding_basis(sig, reference_outcome(case), case)
+    assert basis.status is BasisStatus.SILENT and finding_kind(sig, basis) is FindingKind.HAZARD
+
+
+def test_a_stray_read_still_read_with_index_0_or_the_same_dtype_accepted_is_not_removed() -> None:
+    """6A n=68, 140: Paddle's uint8 [0] reads stray memory as [255] did, and onnx.reference's uint64 [0] is the same
+    dtype accepted as [2**64-1]: the index value is no trigger in either."""
+    from conformance.campaign.finding_builder import _removes
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    paddle = OracleInfo("paddle", "paddle", "3.3.1", "cpu", "eager", ("paddle.take_along_axis",))
+    case = Case(
+        "paddle.take_along_axis",
+        np.array([-1.0], np.float32).reshape(1, 1),
+        np.array([[255]], np.uint8),
+        {"axis": 0},
+        CaseTags("oob-above", "uint8", "float"),
+    )
+    garbage = Outcome.returned(np.array([[8.6e-41]], np.float32))
+    sig = judged_alone(case, paddle, garbage).signature()
+    zero = replace(case, indices=np.array([[0]], np.uint8), tags=CaseTags("in-range", "uint8", "float"))
+    assert not _removes(judged_alone(zero, paddle, garbage), sig)
+    onnx = OracleInfo("onnx-reference", "onnx", "1.23.2", "cpu", "reference", ("onnx.GatherElements-11",))
+    big = Case(
+        "onnx.GatherElements-11",
+        np.array([-1], np.int32),
+        np.array([2**64 - 1], np.uint64),
+        {"axis": 0},
+        CaseTags("oob-above", "uint64", "int"),
+    )
+    sig = judged_alone(big, onnx, Outcome.returned(np.array([-1], np.int32))).signature()
+    small = replace(big, indices=np.array([0], np.uint64), tags=CaseTags("in-range", "uint64", "int"))
+    assert not _removes(judged_alone(small, onnx, Outcome.returned(np.array([-1], np.int32))), sig)

@@ -37,9 +37,9 @@ from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY
-from conformance.spec.basis import Ground, Silent, departed, index_ground, rule_ground
-from conformance.spec.catalog import spec
+from conformance.judge.verdict import STRAY, DtypeStatus
+from conformance.spec.basis import Ground, Silent, departed, dtype_requirement, index_ground, rule_ground
+from conformance.spec.catalog import TYPE_CONSTRAINED, spec
 
 FAULTS = frozenset({MismatchKind.CRASH, MismatchKind.TIMEOUT, MismatchKind.PROTOCOL})
 """Outcomes no doc permits a user to meet unwarned."""
@@ -133,6 +133,10 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case |
         given = numpy_valued(case) if reference is not None and reference.kind is Kind.VALUE else None
         if given is not None and spec(key).framework != NUMPY:
             return rule_ground(key, Rule.ATTRIBUTE_TYPE, given)  # the type the docs give it: a requirement
+        valued = reference is not None and reference.kind is Kind.VALUE
+        if valued and given is None and case is not None and _undocumented_dtype(case):
+            index = not DtypeStatus.of(case).index  # Paddle's int8 indices: the docs list int32 and int64, no more
+            return dtype_requirement(key, index=index)
         return departed(key, sig.condition.kind, sig.condition.detail)
     except (KeyError, ValueError):
         return Silent(f"{sig.op} is not in the catalog")
@@ -140,6 +144,12 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case |
 
 NUMPY = "numpy"
 """The framework whose docs' "int" a NumPy integer is (its own scalars and 0-d arrays are its ints)."""
+
+
+def _undocumented_dtype(case: Case) -> bool:
+    """Whether ``case``'s dtypes are outside its op's docs where those do not constrain the types a call may take
+    (ONNX's type constraints do: accepting another is a finding of its own, ``undocumented dtype accepted``)."""
+    return not DtypeStatus.of(case).documented and spec(case.op).framework not in TYPE_CONSTRAINED
 
 
 def numpy_valued(case: Case | None) -> str | None:

@@ -369,6 +369,8 @@ def condition(case: Case, verdict: Verdict, got: Outcome, reference: Outcome | N
     tags = case.tags
     assert tags is not None, "campaign cases are always tagged"
     outcome = verdict.outcome.kind
+    if outcome is MismatchKind.INTERNAL and reference is not None and reference.rule is not None:
+        return Condition.precondition(reference.rule)  # torch.compile's list index error for dim=3: the axis rule's
     if outcome in _FIXED:
         return _FIXED[outcome]
     if outcome is MismatchKind.DTYPE_REJECTED:

@@ -99,6 +99,8 @@ class OpBasis:
     unspecified: Ground | None = None
     zero_d: Ground | None = None
     """The ground of a call on 0-d data where the docs leave it open (the array API's take since 2024.12)."""
+    index_dtypes: Ground | None = None
+    """The sentence listing the index dtypes, where it is not ``dtypes``' (Paddle's, in each ``index`` argument)."""
     rules: Mapping[Rule, Ground] = field(default_factory=dict)
     """The sentence of each precondition the reference checks (:class:`~conformance.core.blame.Rule`) where it is
     not the shape rule's (``shapes``) nor, for a rule that blames an attribute, that attribute's: ONNX GatherND's
@@ -339,9 +341,10 @@ BASES: dict[str, OpBasis] = {
         _tfg("indices: The index Tensor. Must be one of the following types: int32, int64."),
         _tfg("return p_shape[:axis] + i_shape[batch_dims:] + p_shape[axis+1:]"),
         {
-            "axis": _tfg(
+            "axis": _requires(  # the page's only "an error is raised" is of out-of-bound indices (audit of stop 46)
                 "Must be greater than or equal to batch_dims. Defaults to the first non-batch dimension. Supports "
-                "negative indexes."
+                "negative indexes.",
+                spec("tensorflow.gather").doc,
             ),
             "batch_dims": _tfg(
                 "batch_dims: An integer. The number of batch dimensions. Must be less than or equal to rank(indices)."
@@ -492,6 +495,7 @@ BASES: dict[str, OpBasis] = {
             Rule.INDEX_RANK: _requires("index (Tensor): The index input tensor with rank=0 or rank=1.", _PADDLE_GATHER),
             Rule.ZERO_D_INPUT: _requires("x (Tensor): The source input tensor with rank>=1.", _PADDLE_GATHER),
         },
+        index_dtypes=_pg("index (Tensor): The index input tensor with rank=0 or rank=1. Data type is int32 or int64."),
     ),
     "paddle.gather_nd": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
@@ -503,6 +507,7 @@ BASES: dict[str, OpBasis] = {
             rule: _requires("index (Tensor): The index input with rank > 1, index.shape[-1] <= input.rank.", _PADDLE_ND)
             for rule in (Rule.INDEX_RANK, Rule.ZERO_D_INDICES, Rule.TUPLE_TOO_LONG, Rule.TUPLE_LENGTH)
         },
+        index_dtypes=_pgnd("Its dtype should be int32, int64."),
     ),
     "paddle.take_along_axis": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
@@ -516,6 +521,10 @@ BASES: dict[str, OpBasis] = {
             rule: _requires("This must match the dimension of arr, and need to broadcast against arr.", _PADDLE_TA)
             for rule in (Rule.RANK_MISMATCH, Rule.NOT_BROADCASTABLE, Rule.SHAPES_DIFFER, Rule.INDEX_LARGER)
         },
+        index_dtypes=_pta(
+            "indices (Tensor) : Indices to take along each 1d slice of arr. This must match the dimension of arr, and "
+            "need to broadcast against arr. Supported data type are int32 and int64."
+        ),
     ),
     "paddle.index_select": OpBasis(
         Silent(_NO_OOB + " (nor of negatives)"),
@@ -528,6 +537,7 @@ BASES: dict[str, OpBasis] = {
         rules={
             Rule.INDEX_RANK: _requires("index (Tensor): The 1-D Tensor containing the indices to index.", _PADDLE_IS)
         },
+        index_dtypes=_pis("The data type of ``index`` must be int32 or int64."),
     ),
     "paddle.take": OpBasis(
         _pt("'raise': raise an error (default);"),
@@ -537,6 +547,7 @@ BASES: dict[str, OpBasis] = {
             "index."
         ),
         {"mode": _pt("mode (str, optional): Specifies how out-of-bounds index will behave.")},
+        index_dtypes=_pt("index (Tensor): An N-D Tensor, its data type should be int32, int64."),
     ),
     "array_api.take": OpBasis(
         _at(ARRAY_API_NEGATIVE),
@@ -604,6 +615,19 @@ BASES: dict[str, OpBasis] = {
         ),
     ),
 }
+
+
+def dtype_requirement(op: str, index: bool = False) -> Ground:
+    """The op's dtype sentence (of its indices, with ``index``, where the docs list those apart) as a requirement
+    (:func:`_requires`) where it is a quote: a list of the dtypes an argument takes says what a valid call is, not
+    what a call with another dtype does (Paddle's take_along_axis: its int8 indices read garbage).
+
+    >>> dtype_requirement("paddle.take_along_axis", index=True).quote[-41:]
+    'Supported data type are int32 and int64.'
+    """
+    b = op_basis(op)
+    dtypes = b.index_dtypes if index and b.index_dtypes is not None else b.dtypes
+    return _requires(dtypes.quote, dtypes.url) if isinstance(dtypes, Basis) else dtypes
 
 
 def op_basis(op: str) -> OpBasis:

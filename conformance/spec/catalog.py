@@ -314,7 +314,7 @@ _ge11 = OpSpec(
     EqClass.ELEMENT,
     ONNX_DOC.format("GatherElements"),
     (AXIS0,),
-    elements("onnx.GatherElements", "axis", OtherDims.WINDOW),
+    elements("onnx.GatherElements", "axis", OtherDims.WINDOW, empty_index_unchecked=True),
     ONNX,
     ONNX_DTYPES,
     ONNX_IDX,
