@@ -800,3 +800,38 @@ def test_a_stray_read_still_read_with_index_0_or_the_same_dtype_accepted_is_not_
     sig = judged_alone(big, onnx, Outcome.returned(np.array([-1], np.int32))).signature()
     small = replace(big, indices=np.array([0], np.uint64), tags=CaseTags("in-range", "uint64", "int"))
     assert not _removes(judged_alone(small, onnx, Outcome.returned(np.array([-1], np.int32))), sig)
+
+
+# -- audit of stop 46 (sample 7) ------------------------------------------------------------------------------
+
+
+def test_a_value_for_an_attribute_outside_the_listed_values_is_a_question() -> None:
+    """7A n=24: numpy.take(mode=None) reads None as its default 'raise'; the page lists {'raise', 'wrap', 'clip'}
+    and never says another value is an error: a requirement, not a promised error."""
+    case = Case(
+        "numpy.take",
+        np.array([1.5, 2.5], np.float32),
+        np.array([1]),
+        {"axis": 0, "mode": None},
+        CaseTags("in-range", "int64", "float"),
+    )
+    sig = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "value instead of error", "", ("in-range",))
+    basis = finding_basis(sig, reference_outcome(case), case)
+    assert basis.status is BasisStatus.SILENT and finding_kind(sig, basis) is FindingKind.QUESTION
+
+
+def test_an_undocumented_dtype_with_no_proven_trigger_is_named_by_its_dtype() -> None:
+    """7A n=140: 'undocumented dtype accepted, observed policy ambiguous, for undocumented dtype' named the generator's
+    category; it names the dtype the docs do not list."""
+    sig = Signature(
+        "onnx.Gather",
+        "openvino-onnx",
+        "2026.4.1",
+        "cpu",
+        "fe",
+        "undocumented dtype accepted",
+        "ambiguous",
+        ("undocumented dtype",),
+    )
+    case = Case("onnx.Gather-1", np.zeros((1, 1, 1), np.float32), np.array([2**63], np.uint64), {"axis": 0})
+    assert Finding(sig, case, Outcome.unsupported(""), {}).title().endswith("for uint64 indices")

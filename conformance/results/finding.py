@@ -22,7 +22,7 @@ from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
 from conformance.judge.kind import finding_basis, observed_kind, rank, reads_from_nothing, reads_past_index_batch
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY, made_of
+from conformance.judge.verdict import STRAY, DtypeStatus, made_of
 from conformance.spec.basis import Ground
 
 
@@ -183,9 +183,25 @@ class Finding:
             shapes = f"{named}; {shapes}" if named else shapes
             refused = self.signature.condition.kind is ConditionKind.SHAPES_REFUSED  # the outcome says it already
             trigger = shapes if refused else f"{', '.join(sorted(self.signature.tags))} ({shapes})"
+        elif not trigger and self.signature.condition.kind is ConditionKind.UNDOCUMENTED_DTYPE:
+            trigger = self._dtypes()  # "for uint64 indices", not the generator's "for undocumented dtype"
         elif not trigger:  # torch.compile's internal error for dim=3: the case breaks the rule of that attribute
             trigger = named
         return self.signature.words(trigger, outcome)
+
+    def _dtypes(self) -> str:
+        """The case's dtypes the op's docs do not list: ``uint64 indices``, ``int8 data``, or both.
+
+        >>> sig = Signature("onnx.Gather", "openvino-onnx", "1", "cpu", "fe", "undocumented dtype accepted", "",
+        ...     ("undocumented dtype",))
+        >>> case = Case("onnx.Gather-1", np.zeros(1, np.float32), np.zeros(1, np.uint64), {"axis": 0})
+        >>> Finding(sig, case, Outcome.unsupported(""), {}).title()[-18:]
+        'for uint64 indices'
+        """
+        status = DtypeStatus.of(self.case)
+        data, indices = np.asarray(self.case.data).dtype.name, np.asarray(self.case.indices).dtype.name
+        words = ([] if status.data else [f"{data} data"]) + ([] if status.index else [f"{indices} indices"])
+        return ", ".join(words) or f"{indices} indices"
 
     def _foreign_values(self) -> bool:
         """A wrong value, named by no policy word, holding numbers neither the data nor the reference's value holds

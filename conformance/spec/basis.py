@@ -688,9 +688,10 @@ def departed(op: str, kind: ConditionKind, detail: str = "") -> Ground:
     return ground(op, decision)
 
 
-TYPED_ONLY = frozenset({Rule.ATTRIBUTE_TYPE})
-"""Rules an argument list states as a type (``axis (int)``, ``broadcast (bool, optional)``, a signature's
-``StaticScalar``): what to pass, not that anything else is refused."""
+TYPED_ONLY = frozenset({Rule.ATTRIBUTE_TYPE, Rule.ATTRIBUTE_VALUE})
+"""Rules an argument list states as a type or a list of values (``axis (int)``, ``broadcast (bool, optional)``, a
+signature's ``StaticScalar``, NumPy's ``mode : {'raise', 'wrap', 'clip'}``): what to pass, not that anything else is
+refused (NumPy reads ``mode=None`` as its default; audit of stop 46)."""
 
 
 def rule_ground(op: str, rule: Rule, argument: str = "") -> Ground:
