@@ -35,7 +35,7 @@ from conformance.core.vocabulary import POLICY_REGIMES, ConditionKind, MismatchK
 from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, fact, still_shows
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY, narrowed, reference_outcome
+from conformance.judge.verdict import narrowed, reference_outcome
 from conformance.results.finding import Finding, Tried, ranked
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
@@ -415,8 +415,6 @@ def _removes(j: Judged, sig: Signature) -> bool:
         return False
     if sig.policy is None and sig.condition.kind in UNWORDED and j.signature().outcome.kind is sig.outcome.kind:
         return False  # an empty case shows no policy word: the same departure with one is the same behaviour
-    if sig.policy in STRAY and j.verdict.behaviour in STRAY:
-        return False  # Paddle's uint8 index 0 reads stray memory as index 255 did: the index value is no trigger
     if sig.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and j.signature().outcome.kind is sig.outcome.kind:
         return False  # the same dtype accepted, whatever index it held (onnx.reference's uint64 [0] as [2**64-1])
     in_range = j.case.tags is None or j.case.tags.regime not in POLICY_REGIMES  # no index a policy would read there

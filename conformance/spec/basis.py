@@ -622,7 +622,7 @@ def dtype_requirement(op: str, index: bool = False) -> Ground:
     (:func:`_requires`) where it is a quote: a list of the dtypes an argument takes says what a valid call is, not
     what a call with another dtype does (Paddle's take_along_axis: its int8 indices read garbage).
 
-    >>> dtype_requirement("paddle.take_along_axis", index=True).quote[-41:]
+    >>> dtype_requirement("paddle.take_along_axis", index=True).quote[-40:]
     'Supported data type are int32 and int64.'
     """
     b = op_basis(op)
