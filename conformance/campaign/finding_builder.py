@@ -415,7 +415,12 @@ def _removes(j: Judged, sig: Signature) -> bool:
         return False
     if sig.policy is None and sig.condition.kind in UNWORDED and j.signature().outcome.kind is sig.outcome.kind:
         return False  # an empty case shows no policy word: the same departure with one is the same behaviour
-    if sig.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and j.signature().outcome.kind is sig.outcome.kind:
+    unread = sig.policy in (None, Behaviour.AMBIGUOUS)  # the acceptance itself, not a reading an index value shows
+    if (
+        sig.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE
+        and unread
+        and j.signature().outcome.kind is sig.outcome.kind
+    ):
         return False  # the same dtype accepted, whatever index it held (onnx.reference's uint64 [0] as [2**64-1])
     in_range = j.case.tags is None or j.case.tags.regime not in POLICY_REGIMES  # no index a policy would read there
     return sig.policy is None or in_range or sig.policy not in j.words()
