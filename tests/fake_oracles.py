@@ -12,7 +12,8 @@ one batch can mix them (also ``works``: ``cpu_s`` CPU seconds, and
 ``slow-once``: that much only the first time, as a busy machine makes a case
 slow once; ``killed-once`` / ``killed``: a SIGKILL from outside, the first time or every
 time; ``grows``: holds ever more RAM; ``sticky``: raises, and so does every later call of its process, as
-CUDA's device-side assert does, which ``spent_by`` says). ``fake-compiles`` declares that it compiles and works
+CUDA's device-side assert does, which ``spent_by`` says; ``segfault-after``: reads address 0 only in a process
+that has run a case before). ``fake-compiles`` declares that it compiles and works
 ``compile_s`` CPU seconds on each new shape signature. The worker loads this file by path (see :data:`TABLE`).
 :func:`fragile_module` writes an oracle module that loads once and never again.
 
@@ -133,6 +134,18 @@ def _grows(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
         time.sleep(0.005)
 
 
+RAN: list[bool] = []
+"""Whether this process has run a case (``segfault-after`` crashes only then)."""
+
+
+def _segfault_after(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Reads address 0 where this process ran a case before, else gathers: a crash that depends on the worker's
+    history (as MLX's read past an empty bfloat16 axis crashed a busy worker and read stray bytes in a fresh one)."""
+    if RAN:
+        _segfault(data, indices, attrs)
+    return _returns(data, indices, attrs)
+
+
 STICKY = "fake sticky error: every later call of this process fails"
 POISONED: list[bool] = []
 """Whether this process has run a ``sticky`` case (as CUDA's device-side assert poisons a process)."""
@@ -165,6 +178,7 @@ ACTIONS = {
     "grows": _grows,
     "waits-on-child": _waits_on_child,
     "sticky": _sticky,
+    "segfault-after": _segfault_after,
     "none": lambda *_: None,
     "list": lambda d, i, a: _returns(d, i, a).tolist(),
     "scalar": lambda d, i, a: _returns(d, i, a).sum(),
@@ -193,7 +207,10 @@ class FakeOracle(Oracle):
         behaviour, attrs = self._action(attrs)
         if POISONED:
             raise RuntimeError(STICKY)
-        return ACTIONS[behaviour](data, indices, attrs)
+        try:
+            return ACTIONS[behaviour](data, indices, attrs)
+        finally:
+            RAN.append(True)
 
     def spent_by(self, outcome: Outcome) -> str | None:
         return "sticky" if STICKY in (outcome.message or "") else None

@@ -139,12 +139,12 @@ def test_an_oracle_whose_worker_cannot_restart_is_broken_once_and_its_cases_are_
     with IsolatedOracle("fragile", module, timeout=5) as oracle:
         assert oracle.run("numpy.take", X, I).kind is Kind.VALUE and oracle.broken is None
         cases = [("numpy.take", X, I, {"do": "segfault"})] + [("numpy.take", X, I)] * 4
-        crash, cannot_start, *rest = oracle.run_many(cases)
+        crash, *rest = oracle.run_many(cases)
+        # no fresh worker could run it again (IsolatedOracle._repeated): the crash is all there is
         assert crash.kind is Kind.CRASH and crash.signal == signal.SIGSEGV
-        # the case after the crash never reached a framework: not run (no bogus crash finding), saying why
-        assert cannot_start.kind is Kind.NOT_RUN and "could not start" in cannot_start.reason
-        assert "ImportError" in cannot_start.reason and "library is gone" in cannot_start.reason
-        assert [o.kind for o in rest] == [Kind.NOT_RUN] * 3 and all("broken" in o.reason for o in rest)
+        # the cases after the crash never reached a framework: not run (no bogus crash finding), saying why
+        assert [o.kind for o in rest] == [Kind.NOT_RUN] * 4, rest
+        assert all("ImportError" in o.reason and "library is gone" in o.reason for o in rest)
         assert "library is gone" in oracle.broken
         start = time.perf_counter()
         later = oracle.run_many([("numpy.take", X, I)] * 50)
@@ -307,13 +307,10 @@ def test_after_a_crash_the_next_worker_loads_while_the_current_one_runs() -> Non
     """A default campaign's shrinking: every candidate that still crashes Paddle or TensorFlow cost a worker start
     (1.3-2 s each, 70 of them, the last minute of the run). Once a case has crashed a worker, a spare loads ahead."""
     with IsolatedOracle("fake-any", PATH, timeout=5) as oracle:
+        # it crashes its worker and a fresh one (IsolatedOracle._repeated)
         assert oracle.run("numpy.take", X, I, do="segfault").kind is Kind.CRASH
-        assert oracle.run("numpy.take", X, I).kind is Kind.VALUE
         spare = oracle._spare
         assert spare is not None, "no spare loading after a crash"
-        assert (
-            oracle.run("numpy.take", X, I[:1], do="segfault").kind is Kind.CRASH
-        )  # another case (one crash is remembered)
         assert oracle.run("numpy.take", X, I).kind is Kind.VALUE and oracle.pid == spare.pid  # the spare took over
 
 

@@ -78,6 +78,19 @@ def test_a_segfault_quotes_the_frame_that_faulted(any_oracle):
     assert "string_at" in run(any_oracle, "segfault").message
 
 
+def test_a_crash_a_fresh_worker_does_not_repeat_is_its_answer_there_and_counted_unrepeated():
+    """CI at 65f5d42: MLX's take_along_axis on an empty bfloat16 axis crashed a worker that had run other cases (while
+    shrinking), read stray bytes in a fresh process, and its reproducer said "not reproduced". A crash stands only
+    where a fresh worker crashes on the case too (as its reproducer runs it); a repeated crash is counted as such."""
+    with registered(TABLE), get("fake-any", timeout=TIMEOUT) as oracle:
+        run(oracle, "returns")  # history
+        answer = run(oracle, "segfault-after")
+        assert answer.kind is Kind.VALUE and np.array_equal(answer.value, X[I]), answer.describe()
+        assert run(oracle, "segfault").kind is Kind.CRASH
+        timing = oracle.timing()
+        assert (timing["unrepeated"], timing["crashes"]) == (1, 1), timing
+
+
 def test_a_hang_is_a_timeout_once_confirmed_alone_and_the_next_case_gets_a_fresh_worker(any_oracle):
     run(any_oracle, "returns")  # warm, so the clock measures the hang only
     pid, start = any_oracle.pid, time.perf_counter()

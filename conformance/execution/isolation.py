@@ -4,8 +4,8 @@ an :class:`~conformance.core.outcome.Outcome` and never the end of the run.
 An :class:`IsolatedOracle` starts one worker (``python -m
 conformance.execution.worker``, see :mod:`conformance.execution.process`),
 which imports the framework once, then feeds it cases over a pipe. A worker
-that dies (segfault, abort, ``os._exit``, killed) turns the case it was
-running into ``Outcome.crashed``; a case with no answer within ``timeout``
+that dies (segfault, abort, ``os._exit``, killed) on a case that a fresh worker
+dies on too turns it into ``Outcome.crashed``; a case with no answer within ``timeout``
 seconds kills the worker and becomes ``Outcome.timed_out``. Either way the
 next case starts a fresh worker, and the same case asked again is answered
 from memory (shrinking never waits out the same hang twice). A worker that
@@ -212,7 +212,16 @@ class IsolatedOracle:
         self._warm_failed: set[str] = set()  # those whose warm-up failed: never warmed again
         self._warm_hung: set[str] = set()  # those whose warm-up passed its generous limit: see _settled
         self._slowest: list[dict[str, Any]] = []
-        self._counts = {"warm_ups": 0, "confirmed": 0, "hangs": 0, "spent": 0, "killed": 0, "peak_mib": 0}
+        self._counts = {
+            "warm_ups": 0,
+            "confirmed": 0,
+            "hangs": 0,
+            "spent": 0,
+            "killed": 0,
+            "crashes": 0,
+            "unrepeated": 0,
+            "peak_mib": 0,
+        }
         self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
         self._died = False
         """A case crashed a worker: from then on a spare loads ahead, as for a spent one (shrinking a crash, every
@@ -312,6 +321,9 @@ class IsolatedOracle:
                         if failed and (outcome.kind is Kind.TIMEOUT or killed_from_outside(outcome)):
                             outcome = self._settled(wire[todo[position]], limit, outcome)
                             failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
+                        elif failed and outcome.kind is Kind.CRASH:
+                            outcome = self._repeated(wire[todo[position]], limit, outcome)
+                            failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
                         results[todo[position]] = outcome
                         if failed:
                             self._remember(keys[todo[position]], outcome)
@@ -332,6 +344,24 @@ class IsolatedOracle:
         if first.kind is Kind.TIMEOUT and shape_signature(case) in self._warm_hung:
             return self._hung(limit, first)
         return self._confirmed(case, limit, first)
+
+    def _repeated(self, case: Wire, limit: float, first: Outcome) -> Outcome:
+        """The outcome of a case whose ``first`` run crashed its worker: the case runs again in a fresh worker (as
+        its reproducer runs it, in a fresh process), and only a crash there too is a crash (counted as
+        ``crashes``). Where the fresh worker answers, its answer stands and the crash is counted as
+        ``unrepeated``: it depended on what the worker had run before (MLX's take_along_axis on an empty bfloat16
+        axis crashed a worker that had run other cases while shrinking, and read stray bytes in a fresh process,
+        so its reproducer said "not reproduced": CI at 65f5d42)."""
+        if self._broken:
+            return first
+        self._discard()
+        outcome, _ = self._run_batch([case], limit).get(0, (first, True))
+        if outcome.kind is Kind.NOT_RUN:  # no worker could start again: the crash is all there is
+            return first
+        if outcome.kind is Kind.TIMEOUT or killed_from_outside(outcome):
+            return self._settled(case, limit, outcome)
+        self._counts["crashes" if outcome.kind is Kind.CRASH else "unrepeated"] += 1
+        return outcome
 
     def _hung(self, limit: float, *seen: Outcome) -> Outcome:
         """A confirmed hang, counted: a timeout in the case's own ``limit`` (the same words whatever confirmed it,
@@ -403,12 +433,14 @@ class IsolatedOracle:
         cases confirmed after passing their limit, those that hung again,
         workers a case left unable to run another (``spent``), cases whose
         worker a SIGKILL from outside ended and that ran again alone
-        (``killed``), the most RAM a worker held while this side looked
+        (``killed``), crashes a fresh worker repeated (``crashes``) and those it answered instead
+        (``unrepeated``, :meth:`_repeated`), the most RAM a worker held while this side looked
         (``peak_mib``), and the slowest
         of those that answered (figures, not behaviours).
 
         >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
-        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'killed': 0, 'peak_mib': 0, 'slowest': []}
+        {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'killed': 0, 'crashes': 0, 'unrepeated': 0,
+         'peak_mib': 0, 'slowest': []}
         """
         return {**self._counts, "slowest": list(self._slowest)}
 
