@@ -19,7 +19,7 @@ from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case, CaseTags
 from conformance.core.oracle import Capabilities, OracleInfo
 from conformance.core.outcome import ErrorClass, Outcome
-from conformance.core.vocabulary import DtypeArg
+from conformance.core.vocabulary import DtypeArg, MismatchKind
 from conformance.gate.baseline import Entry
 from conformance.judge.judged import Judged
 from conformance.judge.rootcause import BAD_INDEX, BEYOND_INT32, example_words, merged_into, still_shows
@@ -420,6 +420,21 @@ def test_a_shape_error_where_the_docs_accept_the_shapes_is_one_finding_whatever_
         for v, regime in ((0, "in-range"), (-(2**31), "oob-below"))
     }
     assert len(sigs) == 1 and str(next(iter(sigs)).outcome) == "shapes refused", sigs
+
+
+def test_a_shape_error_on_empty_data_where_every_index_is_out_of_range_is_only_another_error() -> None:
+    """Audit of stop 46 (7B n=37, false): onnx.reference's GatherElements refused data (2, 0), indices [[7]] with
+    "Except for dimension 1, all dimensions of index and self should be the same size.", a finding "shapes refused".
+    The call must fail anyway (no index is in range on an empty axis): it is a wrong error, on which ONNX's docs do
+    not rule; the same refusal on data (2, 1), indices [[0]], where a value is owed, stays "shapes refused"."""
+    err = Outcome.raised(
+        ValueError("Except for dimension 1, all dimensions of index and self should be the same size."),
+        ErrorClass.SHAPE_INVALID,
+    )
+    empty = _judged("onnx.GatherElements-13", np.zeros((2, 0), np.float32), [[7]], err, "oob-above", axis=1)
+    owed = _judged("onnx.GatherElements-13", np.zeros((2, 1), np.float32), [[0]], err, "in-range", axis=1)
+    assert empty.signature().outcome.kind is MismatchKind.WRONG_ERROR and empty.signature().condition == BAD_INDEX
+    assert str(owed.signature().outcome) == "shapes refused", owed.signature()
 
 
 def test_a_jax_default_reproducer_expects_what_its_narrowed_inputs_give() -> None:
