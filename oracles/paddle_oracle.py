@@ -39,6 +39,9 @@ as bfloat16 bits)'
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
 from conformance.core.arrays import BFLOAT16
@@ -215,6 +218,16 @@ def paddle_error(message: str) -> str:
     return blocks[-1] if blocks else message
 
 
+MAX_RANK = 9
+RANK_LIMIT = (
+    'Paddle tensors have at most 9 dimensions, by design (paddle.to_tensor: "Invalid dimension to be accessed. Now '
+    'only supports access to dimension 0 to 9"; a maintainer, https://github.com/PaddlePaddle/Paddle/issues/78463: '
+    "tensors of ten or more dimensions are not supported by design)"
+)
+"""Why Paddle is never handed an array of more than :data:`MAX_RANK` dimensions (9-D made, 10-D refused, by hand,
+Paddle 3.3.1)."""
+
+
 class PaddleOracle(FrameworkOracle):
     """Paddle on the CPU, in dygraph or as a static graph."""
 
@@ -254,6 +267,20 @@ class PaddleOracle(FrameworkOracle):
             run=PADDLE_RUNS["static" if self._static else "eager"],
             output=output,
         )
+
+    def unsupported_reason(
+        self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]
+    ) -> str | None:
+        """A tensor of more than :data:`MAX_RANK` dimensions cannot be made: gather is never called (audit of stop
+        46, 7B n=47: "paddle.gather: shapes refused" on 30-D data was ``paddle.to_tensor``'s refusal).
+
+        >>> PaddleOracle().unsupported_reason("paddle.gather", np.zeros((1,) * 10), np.zeros(1, int), {})[:47]
+        'paddle: data of rank 10: Paddle tensors have at'
+        """
+        for arg, a in ((DtypeArg.DATA, data), (DtypeArg.INDEX, indices)):
+            if np.ndim(a) > MAX_RANK:
+                return f"{self.name}: {arg} of rank {np.ndim(a)}: {RANK_LIMIT}"
+        return super().unsupported_reason(op, data, indices, attrs)
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         if a.dtype.kind in "USO":

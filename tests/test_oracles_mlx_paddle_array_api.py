@@ -126,6 +126,18 @@ def test_paddle_take_in_raise_mode_wraps_indices_down_to_minus_twice_the_size(na
     assert take.run_in_process("paddle.take", X, np.array([-11]), {"mode": "raise"}).kind is Kind.ERROR
 
 
+@_needs("paddle", "paddle-static")
+@pytest.mark.parametrize("name", ["paddle", "paddle-static"])
+def test_paddle_is_never_handed_a_tensor_of_ten_dimensions_it_cannot_make(name: str) -> None:
+    """Audit of stop 46 (7B n=47, false): "paddle.gather: shapes refused" on 30-D data was paddle.to_tensor refusing
+    the rank (by design, PaddlePaddle/Paddle#78463): gather was never called. 9-D still runs."""
+    gather = ORACLES[name]
+    ten = gather.run_in_process("paddle.gather", np.zeros((1,) * 10, np.float32), np.array([0]), {"axis": 0})
+    assert ten.kind is Kind.UNSUPPORTED and "at most 9 dimensions" in ten.reason, ten
+    nine = gather.run_in_process("paddle.gather", np.zeros((1,) * 9, np.float32), np.array([0]), {"axis": 0})
+    assert nine.kind is Kind.VALUE and nine.value.shape == (1,) * 9, nine
+
+
 @_needs("paddle")
 def test_paddle_take_along_axis_misreads_int8_indices() -> None:
     """int8 indices (Paddle documents int32/int64) are neither refused nor read: in-range ones answer garbage."""
