@@ -81,14 +81,20 @@ def test_a_segfault_quotes_the_frame_that_faulted(any_oracle):
 def test_a_crash_a_fresh_worker_does_not_repeat_is_its_answer_there_and_counted_unrepeated():
     """CI at 65f5d42: MLX's take_along_axis on an empty bfloat16 axis crashed a worker that had run other cases (while
     shrinking), read stray bytes in a fresh process, and its reproducer said "not reproduced". A crash stands only
-    where a fresh worker crashes on the case too (as its reproducer runs it); a repeated crash is counted as such."""
+    where a fresh worker crashes on the case too (as its reproducer runs it): at once where it was the worker's first
+    case, else once run again in one (a repeated crash is counted as such)."""
     with registered(TABLE), get("fake-any", timeout=TIMEOUT) as oracle:
         run(oracle, "returns")  # history
         answer = run(oracle, "segfault-after")
         assert answer.kind is Kind.VALUE and np.array_equal(answer.value, X[I]), answer.describe()
-        assert run(oracle, "segfault").kind is Kind.CRASH
+        assert run(oracle, "segfault").kind is Kind.CRASH  # after a case: a fresh worker crashes too
+        assert run(oracle, "segfault").kind is Kind.CRASH  # remembered: no worker runs it again
         timing = oracle.timing()
         assert (timing["unrepeated"], timing["crashes"]) == (1, 1), timing
+        assert run(oracle, "segfault-after").kind is Kind.VALUE  # an answer is not remembered: run again, so again
+    with registered(TABLE), get("fake-any", timeout=TIMEOUT) as oracle:
+        assert run(oracle, "segfault").kind is Kind.CRASH  # a fresh worker's first case: it stands at once
+        assert oracle.timing()["crashes"] == 0, oracle.timing()
 
 
 def test_a_hang_is_a_timeout_once_confirmed_alone_and_the_next_case_gets_a_fresh_worker(any_oracle):

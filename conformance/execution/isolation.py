@@ -152,6 +152,8 @@ class _Worker(WorkerProcess):
     def __init__(self, module: str, name: str) -> None:
         super().__init__("oracle", {"module": module, "name": name}, f"oracle-{name}")
         self.name = name
+        self.ran = 0
+        """Cases it has answered, warm-ups aside: a crash on its first case is a fresh process's own."""
 
     def ready(self, startup_timeout: float) -> None:
         """Wait until the oracle has loaded (``info`` and ``facts`` set); raises :class:`WorkerStartError`."""
@@ -227,6 +229,7 @@ class IsolatedOracle:
         """A case crashed a worker: from then on a spare loads ahead, as for a spent one (shrinking a crash, every
         candidate that still shows it costs a worker: Paddle's and TensorFlow's took 1.3-2 s each to start)."""
         self._confirming = False  # a case runs alone (see _confirmed): no spare loads
+        self._fresh_failure = False  # the last failure was its worker's first case (see _repeated)
         self._lock = threading.RLock()
         self._owner = os.getpid()
 
@@ -321,7 +324,7 @@ class IsolatedOracle:
                         if failed and (outcome.kind is Kind.TIMEOUT or killed_from_outside(outcome)):
                             outcome = self._settled(wire[todo[position]], limit, outcome)
                             failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
-                        elif failed and outcome.kind is Kind.CRASH:
+                        elif failed and outcome.kind is Kind.CRASH and not self._fresh_failure:
                             outcome = self._repeated(wire[todo[position]], limit, outcome)
                             failed = outcome.kind in (Kind.TIMEOUT, Kind.CRASH)
                         results[todo[position]] = outcome
@@ -346,12 +349,13 @@ class IsolatedOracle:
         return self._confirmed(case, limit, first)
 
     def _repeated(self, case: Wire, limit: float, first: Outcome) -> Outcome:
-        """The outcome of a case whose ``first`` run crashed its worker: the case runs again in a fresh worker (as
-        its reproducer runs it, in a fresh process), and only a crash there too is a crash (counted as
-        ``crashes``). Where the fresh worker answers, its answer stands and the crash is counted as
-        ``unrepeated``: it depended on what the worker had run before (MLX's take_along_axis on an empty bfloat16
-        axis crashed a worker that had run other cases while shrinking, and read stray bytes in a fresh process,
-        so its reproducer said "not reproduced": CI at 65f5d42)."""
+        """The outcome of a case whose ``first`` run crashed a worker that had run other cases before it: the case runs
+        again in a fresh worker (as its reproducer runs it, in a fresh process), and only a crash there too is a crash
+        (counted as ``crashes``; a crash on a worker's first case stands at once: a default campaign's shrinking crashes
+        worker after worker, and confirming each cost 80 s of 420). Where the fresh worker answers, its answer stands
+        and the crash is counted as ``unrepeated``: it depended on what the worker had run before (MLX's take_along_axis
+        on an empty bfloat16 axis crashed a worker that had run other cases while shrinking, and read stray bytes in a
+        fresh process, so its reproducer said "not reproduced": CI at 65f5d42)."""
         if self._broken:
             return first
         self._discard()
@@ -530,9 +534,11 @@ class IsolatedOracle:
                 self._warm_up_failed(shape_signature(sent[failed_at]), isinstance(reply, NoAnswer))
                 return answered
             op, data, indices, _ = sent[failed_at]
+            self._fresh_failure = worker.ran + sum(o >= 0 for o in owner[:failed_at]) == 0
             self._died = self._died or isinstance(reply, Died)
             failure = self._failure(reply, f"running {op} on data {_shape(data)}, indices {_shape(indices)}")
             return {**answered, owner[failed_at]: (failure, True)}
+        worker.ran += sum(o >= 0 for o in owner)
         return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
 
     def _spent(
