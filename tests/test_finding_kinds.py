@@ -288,6 +288,35 @@ def test_openvino_refusing_gather_elements_indices_smaller_off_the_axis_is_its_d
     assert not judge(case, reference_outcome(case), got, PolicyValues(case), framework="onnxruntime").conforms
 
 
+def test_a_value_read_from_an_empty_input_rests_on_the_index_policy_not_the_rule_the_reference_names_first() -> None:
+    """Audit of stop 46 (7A n=78): paddle.gather_nd on data (0,), indices [1] read stray bytes; the finding quoted
+    "index (Tensor): The index input with rank > 1", the rule the reference names first, which Paddle waives where
+    data has elements (data (1,), [0] gives 7.0, [1] raises). No index can be placed in an empty input: the index
+    policy's sentence (Paddle's page says nothing of bounds): a hazard on the docs' silence."""
+    from conformance.core.blame import Rule
+    from conformance.core.outcome import Kind
+    from conformance.judge.kind import observed_kind
+
+    case = Case("paddle.gather_nd", np.zeros(0, np.float32), np.array([1]), {}, CaseTags("oob-above", "int64", "float"))
+    reference = reference_outcome(case)
+    assert reference.kind is Kind.ERROR and reference.rule == Rule.INDEX_RANK.value, reference
+    sig = Signature(
+        "paddle.gather_nd",
+        "paddle",
+        "3.3.1",
+        "cpu",
+        "dygraph",
+        "value instead of error",
+        "",
+        ("precondition: index rank",),
+    )
+    stray = Outcome.returned(np.array(-9.96e-20, np.float32))
+    basis = finding_basis(sig, reference, case, stray)
+    assert basis == unspecified_ground("paddle.gather_nd") and "rank" not in basis.words(), basis
+    assert observed_kind(sig, reference, case, stray) is FindingKind.HAZARD
+    assert "rank > 1" in finding_basis(sig, reference, case).words()  # no value seen: the rule's sentence
+
+
 def test_an_internal_error_where_the_docs_want_an_error_is_a_question() -> None:
     """Audit (stop 40): Paddle's take, mode='wrap', on an empty axis raises "Integer division by zero" where the
     reference raises too; no sentence says which error: a question, not a bug quoting "'wrap': wrap around"."""

@@ -84,7 +84,9 @@ ANSWERED_INSTEAD = frozenset(
 states (its typed fields), not on the condition the generator drew."""
 
 
-def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case | None = None) -> Ground:
+def finding_basis(
+    sig: Signature, reference: Outcome | None = None, case: Case | None = None, observed: Outcome | None = None
+) -> Ground:
     """The doc sentence (or the silence) a finding rests on, except where no doc speaks (:data:`NO_SENTENCE`):
     where the reference raised and the framework answered otherwise (:data:`ANSWERED_INSTEAD`), the sentence of the
     rule the reference's typed error names (:func:`~conformance.spec.basis.rule_ground`, with the argument it
@@ -93,7 +95,10 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case |
     condition departs from (:func:`~conformance.spec.basis.departed`); a hang of a call the docs define through a
     mode (``numpy.take(..., mode='wrap')``), the mode's sentence. ``case`` is the finding's own case where known: its
     op key (``onnx.Gather-1``, whose docs, unlike Gather-13's, do not say whether a negative index is in bounds; the
-    signature names the family) and its attributes.
+    signature names the family) and its attributes. A value ``observed`` read from an empty input
+    (:func:`reads_from_nothing`) rests on the index policy's sentence, whatever rule the reference names first: no
+    index can be placed there (Paddle's gather_nd on data (0,), indices [1] read stray bytes, and its finding quoted
+    the 1-D index's "rank > 1" rule, which Paddle waives on data that has elements: audit of stop 46, 7A n=78).
 
     >>> from conformance.core.blame import Rule
     >>> from conformance.core.outcome import ErrorClass, Kind
@@ -126,6 +131,8 @@ def finding_basis(sig: Signature, reference: Outcome | None = None, case: Case |
         if hang and case is not None and mode_attr in case.attrs:
             return departed(key, ConditionKind.ATTRIBUTE, mode_attr or "")
         if reference is not None and reference.kind is Kind.ERROR and sig.outcome.kind in ANSWERED_INSTEAD:
+            if case is not None and reads_from_nothing(case, observed):
+                return index_ground(key)
             if reference.rule is not None:
                 return rule_ground(key, Rule(reference.rule), reference.argument or "")
             if reference.error_class is ErrorClass.INDEX_OUT_OF_RANGE and sig.condition.kind in SHAPE_CONDITIONS:
@@ -239,7 +246,7 @@ def observed_kind(sig: Signature, reference: Outcome, case: Case, observed: Outc
     (:func:`reads_past_index_batch`) counting as a stray read. The
     one rule by which a finding and a pytest plugin item are classed."""
     stray = reads_from_nothing(case, observed) or reads_past_index_batch(case, observed, sig.policy)
-    return finding_kind(sig, finding_basis(sig, reference, case), stray)
+    return finding_kind(sig, finding_basis(sig, reference, case, observed), stray)
 
 
 BUG_SEVERITY: dict[MismatchKind, int] = {

@@ -255,7 +255,7 @@ class Finding:
     @property
     def basis(self) -> Ground:
         """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`)."""
-        return finding_basis(self.signature, self.reference, self.case)
+        return finding_basis(self.signature, self.reference, self.case, self.outcomes.get(self.signature.oracle))
 
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""
