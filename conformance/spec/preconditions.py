@@ -196,11 +196,21 @@ tf_gather = batched_gather("tensorflow.gather", none_is_0=True)
 
 
 def index_select(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    """torch.index_select's plan; ``dim`` checked before the index's rank, in torch's own order (eager torch 2.13 on
+    data (1,), dim=2, a 2-D index: "Dimension out of range"; torch.compile's internal error on that case was keyed
+    by the index rank while dim=2 broke it: audit of stop 46, 7A n=136).
+
+    >>> index_select((1,), (1, 1), {"dim": 2})
+    Traceback (most recent call last):
+    ...
+    conformance.spec.errors.PreconditionValueError: torch.index_select: dim = 2 is out of range for a rank-1 input
+    (valid: [-1, 0])
+    """
     op = "torch.index_select"
-    text = f"index must be 0-d or 1-D, got shape {idx}"
-    _require(len(idx) <= 1, op, text, Rule.INDEX_RANK, Operand.INDICES, IndexError)
     rank = max(len(data), 1)
     dim = _axis(attrs["dim"], rank, op, "dim")
+    text = f"index must be 0-d or 1-D, got shape {idx}"
+    _require(len(idx) <= 1, op, text, Rule.INDEX_RANK, Operand.INDICES, IndexError)
     if not data:  # a 0-d input behaves as shape (1,) and stays 0-d: one index, no more, no fewer
         n = idx[0] if idx else 1
         text = f"a 0-d input takes exactly one index (its output is 0-d too), got {n}"
