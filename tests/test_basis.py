@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conformance.core.vocabulary import Decision
+from conformance.core.vocabulary import BasisStatus, Decision
 from conformance.spec.basis import BASES, Basis, Silent, ground, op_basis
 from conformance.spec.catalog import ops, spec
 
@@ -22,10 +22,11 @@ def test_every_catalog_op_has_a_quoted_or_silent_basis_for_policy_dtypes_shapes_
     grounds = [ground(op, d) for d in DECISIONS]
     grounds += [ground(op, Decision.ATTRIBUTE, a.name) for a in spec(op).attrs]
     assert set(op_basis(op).attrs) == {a.name for a in spec(op).attrs}, "a ground for each attribute, and no other"
+    pages = {spec(op).doc} | ({spec(op_basis(op).points_to).doc} if op_basis(op).points_to else set())
     for g in grounds:
         assert isinstance(g, (Basis, Silent))
         if isinstance(g, Basis):
-            assert g.quote.strip() and g.url == spec(op).doc, g
+            assert g.quote.strip() and g.url in pages, g
         else:
             assert g.reason.strip()
 
@@ -125,3 +126,18 @@ def test_paddle_quotes_in_a_process_of_their_own() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_no_basis_rests_on_a_pointer_to_another_page() -> None:
+    """Audit of stop 46 (7A n=36): tnp.take_along_axis's finding quoted "See the NumPy documentation for
+    numpy.take_along_axis." as a documented rule; no outcome departs from a pointer. Each decision rests on the
+    sentence of the page pointed to (NumPy's shape sentence: a requirement that stops short of an error)."""
+    pointers = [
+        (op, g.quote)
+        for op in ops()
+        for g in (op_basis(op).policy, op_basis(op).dtypes, op_basis(op).shapes, *op_basis(op).attrs.values())
+        if isinstance(g, Basis) and "documentation for" in g.quote
+    ]
+    assert not pointers, pointers
+    shapes = op_basis("tensorflow.experimental.numpy.take_along_axis").shapes
+    assert isinstance(shapes, Basis) and shapes.status is BasisStatus.SILENT and "must match" in shapes.quote

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.blame import Rule, blames_attribute
@@ -101,6 +101,9 @@ class OpBasis:
     """The ground of a call on 0-d data where the docs leave it open (the array API's take since 2024.12)."""
     index_dtypes: Ground | None = None
     """The sentence listing the index dtypes, where it is not ``dtypes``' (Paddle's, in each ``index`` argument)."""
+    points_to: str | None = None
+    """The op whose page this op's page points to for the rest ("See the NumPy documentation for numpy.take"):
+    sentences quoted from that page are this op's."""
     rules: Mapping[Rule, Ground] = field(default_factory=dict)
     """The sentence of each precondition the reference checks (:class:`~conformance.core.blame.Rule`) where it is
     not the shape rule's (``shapes``) nor, for a rule that blames an attribute, that attribute's: ONNX GatherND's
@@ -168,7 +171,6 @@ _tai = _q(spec("torch.advanced_indexing").doc)
 _tfg = _q(spec("tensorflow.gather").doc)
 _tfnd = _q(spec("tensorflow.gather_nd").doc)
 _tnt = _q(spec("tensorflow.experimental.numpy.take").doc)
-_tnta = _q(spec("tensorflow.experimental.numpy.take_along_axis").doc)
 # -- JAX ------------------------------------------------------------------------
 _jt = _q(spec("jax.numpy.take").doc)
 _jta = _q(spec("jax.numpy.take_along_axis").doc)
@@ -290,7 +292,10 @@ BASES: dict[str, OpBasis] = {
     "numpy.take_along_axis": OpBasis(
         _nta("for j in range(J): out_1d[j] = a_1d[indices_1d[j]]"),
         Silent(_NO_DTYPES),
-        _nta("This must match the dimension of arr, but dimensions Ni and Nj only need to broadcast against arr."),
+        _requires(
+            "This must match the dimension of arr, but dimensions Ni and Nj only need to broadcast against arr.",
+            spec("numpy.take_along_axis").doc,
+        ),
         {"axis": _nta("If axis is None, the input array is treated as if it had first been flattened to 1d")},
     ),
     "numpy.advanced_indexing": OpBasis(
@@ -409,21 +414,6 @@ BASES: dict[str, OpBasis] = {
         _wgnd("a negative index means indexing from the end of the dimension"),
         _wgnd('The values must be of type "int32", "uint32" or "int64"'),
         Silent("the shape rule is stated by the algorithm's steps: indices.shape[-1] in [1, rank(input)]"),
-    ),
-    "tensorflow.experimental.numpy.take": OpBasis(
-        _tnt("out argument is not supported, and default mode is clip."),
-        _tnt("See the NumPy documentation for numpy.take."),
-        _tnt("See the NumPy documentation for numpy.take."),
-        {
-            "axis": _tnt("See the NumPy documentation for numpy.take."),
-            "mode": _tnt("out argument is not supported, and default mode is clip."),
-        },
-    ),
-    "tensorflow.experimental.numpy.take_along_axis": OpBasis(
-        _tnta("See the NumPy documentation for numpy.take_along_axis."),
-        _tnta("See the NumPy documentation for numpy.take_along_axis."),
-        _tnta("See the NumPy documentation for numpy.take_along_axis."),
-        {"axis": _tnta("See the NumPy documentation for numpy.take_along_axis.")},
     ),
     "torch.advanced_indexing": OpBasis(
         Silent(
@@ -613,6 +603,20 @@ BASES: dict[str, OpBasis] = {
         unspecified=_undefined(
             "It requires all indices from this tensor to be in the range [0, s-1]", spec("openvino.GatherND").doc
         ),
+    ),
+}
+BASES |= {
+    # TensorFlow's NumPy API: its pages say "See the NumPy documentation for numpy.take": no outcome departs from a
+    # pointer, so each decision rests on the NumPy sentence it points to (audit of stop 46, 7A n=36), except take's
+    # own sentence on its mode
+    "tensorflow.experimental.numpy.take": replace(
+        BASES["numpy.take"],
+        policy=_tnt("out argument is not supported, and default mode is clip."),
+        attrs={**BASES["numpy.take"].attrs, "mode": _tnt("out argument is not supported, and default mode is clip.")},
+        points_to="numpy.take",
+    ),
+    "tensorflow.experimental.numpy.take_along_axis": replace(
+        BASES["numpy.take_along_axis"], points_to="numpy.take_along_axis"
     ),
 }
 
