@@ -851,3 +851,25 @@ def test_an_undocumented_dtype_with_no_proven_trigger_is_named_by_its_dtype() ->
     )
     case = Case("onnx.Gather-1", np.zeros((1, 1, 1), np.float32), np.array([2**63], np.uint64), {"axis": 0})
     assert Finding(sig, case, Outcome.unsupported(""), {}).title().endswith("for uint64 indices")
+
+
+def test_a_precondition_finding_named_by_its_trigger_says_which_rule_it_breaks_with_the_other_values() -> None:
+    """Audit of stop 46 (7A n=105): "tensorflow.gather: value instead of error, for batch_dims=1" left out that axis
+    was 0 (TensorFlow drops batch_dims there: axis=None or 1 with batch_dims=1 raise). The title names the rule the
+    reference says the case breaks, in its words."""
+    case = Case("tensorflow.gather", np.zeros((2, 1, 1), np.float32), np.array([[1]]), {"axis": 0, "batch_dims": 1})
+    sig = Signature(
+        "tensorflow.gather",
+        "tensorflow",
+        "2.21.0",
+        "cpu",
+        "eager",
+        "value instead of error",
+        "",
+        ("precondition: batch_dims above axis",),
+    )
+    tried = [Tried("attribute", "batch_dims", "1", "0", "value float32[1, 1, 1, 1]", True, True)]
+    title = Finding(sig, case, reference_outcome(case), {}, tried=tried).title()
+    assert title.endswith(
+        "value instead of error, for batch_dims=1 (breaks: batch_dims (1) must be less than or equal to axis (0))"
+    ), title

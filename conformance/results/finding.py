@@ -187,7 +187,26 @@ class Finding:
             trigger = self._dtypes()  # "for uint64 indices", not the generator's "for undocumented dtype"
         elif not trigger:  # torch.compile's internal error for dim=3: the case breaks the rule of that attribute
             trigger = named
+        elif self.signature.condition.kind is ConditionKind.PRECONDITION and self._broken_rule():
+            trigger = f"{trigger} (breaks: {self._broken_rule()})"  # batch_dims=1: of which rule, with which axis
         return self.signature.words(trigger, outcome)
+
+    def _broken_rule(self) -> str:
+        """The precondition the reference says the case breaks, in its own words without the op's name; "" where it
+        names none. A proven trigger says what to change, not which rule with which other value (tf.gather's
+        "value instead of error, for batch_dims=1" left out that axis was 0: audit of stop 46, 7A n=105).
+
+        >>> sig = Signature("tensorflow.gather", "tensorflow", "2.21.0", "cpu", "eager", "value instead of error", "",
+        ...     ("precondition: batch_dims above axis",))
+        >>> case = Case("tensorflow.gather", np.zeros((2, 1, 1)), np.array([[1]]), {"axis": 0, "batch_dims": 1})
+        >>> from conformance.judge.verdict import reference_outcome
+        >>> Finding(sig, case, reference_outcome(case), {})._broken_rule()
+        'batch_dims (1) must be less than or equal to axis (0)'
+        """
+        ref = self.reference
+        message = (ref.message or "") if ref.kind is Kind.ERROR and ref.rule is not None else ""
+        head, _, rest = message.partition(": ")
+        return rest if rest and " " not in head else message
 
     def _dtypes(self) -> str:
         """The case's dtypes the op's docs do not list: ``uint64 indices``, ``int8 data``, or both.
