@@ -448,11 +448,12 @@ CANNOT_EXPRESS = re.compile(
     r"(data|index) dtype \S+: (the array API standard|\w+)( tensors)? has no "  # no such dtype in the framework
     r"|\w+=.*: ONNX has no (bool|None|integer attribute held in an array)"  # no such ONNX attribute
     r"|[\w.]+ does not implement "  # no such op
+    r"|(data|index) of rank \d+: \w+ tensors have at most \d+ dimensions"  # no tensor of that rank (Paddle's 9)
     r")"
     r"|^cupy\.take has no mode argument$"  # no such argument
 )
 """A declaration the atlas keeps: the call cannot be written for the framework at all (a dtype it has no type
-for, an attribute type ONNX lacks, an op or argument it does not have)."""
+for, an attribute type ONNX lacks, an op or argument it does not have, a rank its tensors cannot have)."""
 
 
 def test_every_declaration_left_is_of_a_call_that_cannot_be_expressed(installed) -> None:
