@@ -159,3 +159,14 @@ def test_an_ambiguous_replay_where_the_docs_are_silent_stays_with_the_word_it_fi
     assert named.accepts(sig, {Behaviour.CLAMPS, Behaviour.LOW_32_BITS})
     assert not named.accepts(sig, {Behaviour.WRAPS, Behaviour.LOW_32_BITS})
     assert settled_forms(sig, {Behaviour.CLAMPS})[-1] == sig
+
+
+def test_two_entries_of_one_fact_join_under_the_wider_pattern() -> None:
+    """Stop 47: OpenVINO's ONNX GatherND had an entry for indices beyond int32 with policy "*" and one with policy ""
+    whose reproducers came to show the same fact; the join kept the first's "" and the next check's finding, whose
+    beyond-int32 sighting read the low 32 bits, was NEW. The wider entry stands for both."""
+    narrow = _entry("clip", "eager", BAD, policy="clamps")
+    wide = _entry("clip", "eager", BAD, ZERO_D, policy="*", condition=("*",))
+    joined = rekey([narrow, wide], [Clip("clip", "eager")])
+    assert [(e.policy, e.condition) for e in joined.entries] == [("*", ("*",))], joined.entries
+    assert all(c in joined.entries[0].reproducers for c in (*narrow.reproducers, *wide.reproducers))

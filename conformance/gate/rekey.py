@@ -175,12 +175,14 @@ def _accepts(entry: Entry, groups: list[list[Piece]]) -> bool:
 
 
 def _joined(cluster: list[int], entries: Sequence[Entry], groups: list[list[Piece]]) -> Entry:
-    """The first entry of ``cluster`` as it is (patterns kept), standing for
-    the others too: their modes, reproducers and notes added."""
-    first = entries[cluster[0]]
+    """The widest entry of ``cluster`` (:func:`_width`; the first of those) as it is (patterns kept), standing for
+    the others too: their modes, reproducers and notes added. The first alone narrowed a wildcard: OpenVINO's ONNX
+    GatherND entry for indices beyond int32 with policy ``*`` joined one with policy ``""`` and took its ``""``, and
+    the next check's merged finding, whose beyond-int32 sighting read the low 32 bits, was NEW (stop 47)."""
+    olds = [entries[n] for n in cluster]
+    first = max(olds, key=_width)  # the first of the widest
     if len(cluster) == 1:
         return first
-    olds = [entries[n] for n in cluster]
     named = [m for e in olds for m in (e.oracle, *e.oracles)] + [n for g in groups for p in g for n in p.signatures]
     modes = [m for m in dict.fromkeys(named) if m != first.oracle and not any(c in m for c in "*?[")]
     reproducers: list[dict[str, Any]] = []
@@ -196,6 +198,17 @@ def _joined(cluster: list[int], entries: Sequence[Entry], groups: list[list[Piec
         reproducers=tuple(reproducers),
         standalone=all(e.standalone for e in olds),
     )
+
+
+def _width(entry: Entry) -> int:
+    """How many pattern characters an entry's key holds: the wider of two entries of one fact accepts more.
+
+    >>> narrow = Entry(op="t.g", oracle="t", device="cpu", mode="eager", outcome="crash", policy="", condition=("x",))
+    >>> _width(narrow), _width(replace(narrow, policy="*", condition=("*",)))
+    (0, 2)
+    """
+    fields = (entry.op, entry.oracle, entry.device, entry.mode, entry.outcome, entry.policy, *entry.condition)
+    return sum(f.count(c) for f in fields for c in "*?[")
 
 
 def _entry(group: list[Piece], entries: Sequence[Entry]) -> Entry:
