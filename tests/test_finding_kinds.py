@@ -873,3 +873,32 @@ def test_a_precondition_finding_named_by_its_trigger_says_which_rule_it_breaks_w
     assert title.endswith(
         "value instead of error, for batch_dims=1 (breaks: batch_dims (1) must be less than or equal to axis (0))"
     ), title
+
+
+def test_a_dtype_misread_in_range_too_is_named_and_grounded_as_the_dtype_not_as_a_bounds_check() -> None:
+    """Audit of stop 46 (7A n=61, 6A n=68): Paddle's take_along_axis with int8 indices [3, 0] was "value instead of
+    error, observed policy garbage, for int8 indices" on the page's silence about bounds; with [0, 0] it reads garbage
+    too (int64 [0, 0] gives the right values). The finding is the undocumented dtype accepted and misread: named so,
+    on the sentence listing the index dtypes, as a requirement; still a hazard (the values are read from elsewhere)."""
+    case = Case(
+        "paddle.take_along_axis", np.array([[[-0.5, 1.0]]], np.float32), np.array([[[3, 0]]], np.int8), {"axis": 2}
+    )
+    sig = Signature(
+        "paddle.take_along_axis",
+        "paddle",
+        "3.3.1",
+        "cpu",
+        "eager (dygraph)",
+        "value instead of error",
+        "garbage",
+        ("bad index",),
+    )
+    garbage = Outcome.returned(np.array([[[6.7e22, 8.3e-33]]], np.float32))
+    dtype = Tried("index dtype", "", "int8", "int64", "error IndexError (index out of range)", True, True)
+    in_range = Tried("out-of-range indices", "", "[3, 0]", "[0, 0]", "value float32[1, 1, 2]", False, False)
+    f = Finding(sig, case, reference_outcome(case), {"paddle": garbage}, tried=[dtype, in_range])
+    assert f.title().endswith("undocumented dtype accepted (in range too), observed policy garbage, for int8 indices")
+    assert f.basis.status is BasisStatus.SILENT and "int32 and int64" in f.basis.words(), f.basis
+    assert f.kind is FindingKind.HAZARD
+    gone = replace(in_range, conforms=True, removes=True)  # in range it reads right: the bounds are part of it
+    assert "value instead of error" in replace(f, tried=[dtype, gone]).title()

@@ -240,13 +240,16 @@ def finding_kind(sig: Signature, basis: Ground | None = None, stray: bool = Fals
     return FindingKind.HAZARD if worst else FindingKind.QUESTION
 
 
-def observed_kind(sig: Signature, reference: Outcome, case: Case, observed: Outcome | None) -> FindingKind:
+def observed_kind(
+    sig: Signature, reference: Outcome, case: Case, observed: Outcome | None, basis: Ground | None = None
+) -> FindingKind:
     """The kind of a finding as its own example shows it: on the basis its reference's error and case give
-    (:func:`finding_basis`), a value read from nothing (:func:`reads_from_nothing`) or past the indices' batch
+    (:func:`finding_basis`; ``basis``, where its counterfactuals proved another: a finding's dtype misread in range
+    too), a value read from nothing (:func:`reads_from_nothing`) or past the indices' batch
     (:func:`reads_past_index_batch`) counting as a stray read. The
     one rule by which a finding and a pytest plugin item are classed."""
     stray = reads_from_nothing(case, observed) or reads_past_index_batch(case, observed, sig.policy)
-    return finding_kind(sig, finding_basis(sig, reference, case, observed), stray)
+    return finding_kind(sig, basis or finding_basis(sig, reference, case, observed), stray)
 
 
 BUG_SEVERITY: dict[MismatchKind, int] = {

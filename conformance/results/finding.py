@@ -23,7 +23,7 @@ from conformance.judge.cost import user_cost
 from conformance.judge.kind import finding_basis, observed_kind, rank, reads_from_nothing, reads_past_index_batch
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY, DtypeStatus, made_of
-from conformance.spec.basis import Ground
+from conformance.spec.basis import Ground, dtype_requirement
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,8 @@ class Finding:
             outcome = f"{self.signature.outcome} (batches the indices lack: their indices read past the buffer)"
         elif self._foreign_values():
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
+        elif self.misread_dtype is not None:
+            outcome = f"{MismatchKind.UNDOCUMENTED_DTYPE} (in range too)"
         trigger = ", ".join(t.name() for t in self.trigger)
         blamed = self.reference.argument  # the attribute the reference's typed error blames, named with its value
         named = f"{blamed}={self.case.attrs[blamed]!r}" if blamed is not None and blamed in self.case.attrs else ""
@@ -262,8 +264,9 @@ class Finding:
 
     @property
     def kind(self) -> FindingKind:
-        """Bug, hazard or question (:func:`~conformance.judge.kind.observed_kind`)."""
-        return observed_kind(self.signature, self.reference, self.case, self.outcomes.get(self.signature.oracle))
+        """Bug, hazard or question (:func:`~conformance.judge.kind.observed_kind`, on :attr:`basis`)."""
+        got = self.outcomes.get(self.signature.oracle)
+        return observed_kind(self.signature, self.reference, self.case, got, self.basis)
 
     @property
     def from_nothing(self) -> bool:
@@ -273,8 +276,43 @@ class Finding:
 
     @property
     def basis(self) -> Ground:
-        """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`)."""
+        """The doc sentence, or the silence, the finding rests on (:func:`~conformance.judge.kind.finding_basis`); for
+        a dtype misread in range too (:attr:`misread_dtype`), the sentence listing the dtypes, as a requirement."""
+        misread = self.misread_dtype
+        if misread is not None:
+            return dtype_requirement(self.case.op, index=misread is Feature.INDEX_DTYPE)
         return finding_basis(self.signature, self.reference, self.case, self.outcomes.get(self.signature.oracle))
+
+    @property
+    def misread_dtype(self) -> Feature | None:
+        """The dtype feature (index or data) that alone triggers the finding, where the docs do not list that dtype
+        and the same call with its indices in range departs too (the out-of-range indices are no part of it): the
+        finding is the dtype accepted and misread, not a bounds check (Paddle's take_along_axis with int8 indices
+        [3, 0] reads garbage, and with [0, 0] too: audit of stop 46, 7A n=61 and 6A n=68); None otherwise.
+
+        >>> import numpy as np
+        >>> sig = Signature("paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "value instead of error",
+        ...     "garbage", ("bad index",))
+        >>> case = Case("paddle.take_along_axis", np.zeros((1, 1, 2)), np.array([3, 0], np.int8), {"axis": 2})
+        >>> dtype = Tried("index dtype", "", "int8", "int64", "error IndexError (index out of range)", True, True)
+        >>> oob = Tried("out-of-range indices", "", "[3, 0]", "[0, 0]", "value float32[1, 1, 2]", False, False)
+        >>> f = Finding(sig, case, Outcome.unsupported(""), {}, tried=[dtype, oob])
+        >>> f.misread_dtype, replace(f, tried=[dtype]).misread_dtype
+        (<Feature.INDEX_DTYPE: 'index dtype'>, None)
+        >>> f.title().endswith("undocumented dtype accepted (in range too), observed policy garbage, for int8 indices")
+        True
+        >>> f.basis.quote[-40:], f.kind.value
+        ('Supported data type are int32 and int64.', 'hazard')
+        """
+        features = {Feature(t.feature) for t in self.trigger}
+        if len(features) != 1 or not features <= {Feature.INDEX_DTYPE, Feature.DATA_DTYPE}:
+            return None
+        (feature,) = features
+        status = DtypeStatus.of(self.case)
+        documented = status.index if feature is Feature.INDEX_DTYPE else status.data
+        in_range = [t for t in self.tried if Feature(t.feature) is Feature.OUT_OF_RANGE]
+        departs = any(not t.conforms and not t.removes for t in in_range)
+        return feature if departs and not documented else None
 
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""
