@@ -91,6 +91,8 @@ def test_a_crash_a_fresh_worker_does_not_repeat_is_its_answer_there_and_counted_
         assert run(oracle, "segfault").kind is Kind.CRASH  # remembered: no worker runs it again
         timing = oracle.timing()
         assert (timing["unrepeated"], timing["crashes"]) == (1, 1), timing
+        (seen,) = timing["unrepeated_cases"]  # both answers, to look into
+        assert "SIGSEGV" in seen["crashed"] and seen["fresh"].startswith("value") and "segfault-after" in seen["case"]
         assert run(oracle, "segfault-after").kind is Kind.VALUE  # an answer is not remembered: run again, so again
     with registered(TABLE), get("fake-any", timeout=TIMEOUT) as oracle:
         assert run(oracle, "segfault").kind is Kind.CRASH  # a fresh worker's first case: it stands at once

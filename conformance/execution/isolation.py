@@ -71,6 +71,10 @@ WARM_UP_LIMIT = 60.0
 SLOWEST_KEPT = 5
 """How many of an oracle's slowest confirmed cases the run facts list."""
 
+UNREPEATED_KEPT = 5
+"""How many of an oracle's unrepeated crashes (:meth:`IsolatedOracle._repeated`) the run facts list, each with the
+crash and what a fresh worker answered: a history effect of the framework's process, to look into."""
+
 OVER_MEMORY = "no answer within the limits: its worker held"
 """How a timeout outcome begins where the case was stopped at the memory cap
 (:data:`~conformance.execution.clock.MEMORY_CAP`)."""
@@ -214,6 +218,7 @@ class IsolatedOracle:
         self._warm_failed: set[str] = set()  # those whose warm-up failed: never warmed again
         self._warm_hung: set[str] = set()  # those whose warm-up passed its generous limit: see _settled
         self._slowest: list[dict[str, Any]] = []
+        self._unrepeated: list[dict[str, Any]] = []  # the first UNREPEATED_KEPT crashes a fresh worker answered
         self._counts = {
             "warm_ups": 0,
             "confirmed": 0,
@@ -365,6 +370,9 @@ class IsolatedOracle:
         if outcome.kind is Kind.TIMEOUT or killed_from_outside(outcome):
             return self._settled(case, limit, outcome)
         self._counts["crashes" if outcome.kind is Kind.CRASH else "unrepeated"] += 1
+        if outcome.kind is not Kind.CRASH and len(self._unrepeated) < UNREPEATED_KEPT:
+            shape = f"{case[0]} on data {_shape(case[1])}, indices {_shape(case[2])}, {case[3]}"
+            self._unrepeated.append({"case": shape, "crashed": first.message or "", "fresh": outcome.describe()})
         return outcome
 
     def _hung(self, limit: float, *seen: Outcome) -> Outcome:
@@ -433,20 +441,18 @@ class IsolatedOracle:
             self._warm_hung.add(signature)
 
     def timing(self) -> dict[str, Any]:
-        """What the run facts say of this oracle's time: warm-up cases run,
-        cases confirmed after passing their limit, those that hung again,
-        workers a case left unable to run another (``spent``), cases whose
-        worker a SIGKILL from outside ended and that ran again alone
-        (``killed``), crashes a fresh worker repeated (``crashes``) and those it answered instead
-        (``unrepeated``, :meth:`_repeated`), the most RAM a worker held while this side looked
-        (``peak_mib``), and the slowest
-        of those that answered (figures, not behaviours).
+        """What the run facts say of this oracle's time: warm-up cases run, cases confirmed after passing their limit,
+        those that hung again, workers a case left unable to run another (``spent``), cases whose worker a SIGKILL from
+        outside ended and that ran again alone (``killed``), crashes a fresh worker repeated (``crashes``) and those it
+        answered instead (``unrepeated``, :meth:`_repeated`; the first few listed in ``unrepeated_cases``), the most RAM
+        a worker held while this side looked (``peak_mib``), and the slowest of those that answered (figures, not
+        behaviours).
 
         >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
         {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'killed': 0, 'crashes': 0, 'unrepeated': 0,
-         'peak_mib': 0, 'slowest': []}
+         'peak_mib': 0, 'slowest': [], 'unrepeated_cases': []}
         """
-        return {**self._counts, "slowest": list(self._slowest)}
+        return {**self._counts, "slowest": list(self._slowest), "unrepeated_cases": list(self._unrepeated)}
 
     def _remembered(self, key: bytes) -> Outcome | None:
         outcome = self._memo.get(key)
