@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from conformance.cases.counterfactual import counterfactuals, retagged
+from conformance.core.arrays import BFLOAT16
 from conformance.core.behaviour import Behaviour
 from conformance.core.case import Case, CaseTags
 from conformance.core.outcome import ErrorClass, Outcome
@@ -850,7 +851,7 @@ def test_an_undocumented_dtype_with_no_proven_trigger_is_named_by_its_dtype() ->
         ("undocumented dtype",),
     )
     case = Case("onnx.Gather-1", np.zeros((1, 1, 1), np.float32), np.array([2**63], np.uint64), {"axis": 0})
-    assert Finding(sig, case, Outcome.unsupported(""), {}).title().endswith("for uint64 indices")
+    assert Finding(sig, case, Outcome.unsupported(""), {}).title().endswith("for uint64 indices in onnx.Gather-1")
 
 
 def test_a_precondition_finding_named_by_its_trigger_says_which_rule_it_breaks_with_the_other_values() -> None:
@@ -902,3 +903,79 @@ def test_a_dtype_misread_in_range_too_is_named_and_grounded_as_the_dtype_not_as_
     assert f.kind is FindingKind.HAZARD
     gone = replace(in_range, conforms=True, removes=True)  # in range it reads right: the bounds are part of it
     assert "value instead of error" in replace(f, tried=[dtype, gone]).title()
+
+
+def test_an_attribute_that_keeps_a_policy_less_read_beyond_int32_is_no_trigger() -> None:
+    """Audit of stop 47 (8A n=19): OpenVINO's ONNX GatherElements reads index -2**63 as x[0] under axis 0 as under
+    axis 1; its finding was "value instead of error, for axis=1, indices [-9223372036854775808]", because the axis-0
+    counterfactual's answer was "ambiguous" where the root cause beyond int32 names no word. Any word beyond int32
+    is that root cause (rootcause.still_shows): axis is no trigger."""
+    from conformance.campaign.finding_builder import _removes
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judged_alone
+
+    info = OracleInfo("openvino-onnx", "openvino", "2026.4.1", "cpu", "fe", ("onnx.GatherElements-11",))
+    tags = CaseTags("extreme", "int64", "float")
+    case = Case(
+        "onnx.GatherElements-11", np.full((1, 1, 1), -2.5, np.float32), np.full((1, 1, 1), -(2**63)), {"axis": 1}, tags
+    )
+    read = Outcome.returned(np.full((1, 1, 1), -2.5, np.float32))
+    sig = replace(judged_alone(case, info, read).signature(), policy=None)
+    assert not _removes(judged_alone(replace(case, attrs={"axis": 0}), info, read), sig)
+
+
+def test_a_valid_call_refused_for_its_shapes_departs_from_the_requirement_it_meets() -> None:
+    """Audit of stop 47 (8B n=117): tnp.take_along_axis refused data (3, 0) with indices (0, 1) ("params.shape[0]: 0
+    should be equal to indices.shape[0]: 1"), which broadcast as NumPy's page allows; the finding was a question on
+    the shape sentence read as a requirement. The call meets it and NumPy answers (0, 0): refusing it is a bug."""
+    from conformance.core.outcome import Kind
+
+    op = "tensorflow.experimental.numpy.take_along_axis"
+    case = Case(
+        op, np.zeros((3, 0), np.float32), np.zeros((0, 1), np.int64), {"axis": 0}, CaseTags("empty", "int64", "float")
+    )
+    reference = reference_outcome(case)
+    assert reference.kind is Kind.VALUE and reference.value.shape == (0, 0), reference
+    sig = Signature(
+        op, "tensorflow-numpy", "2.21.0", "cpu", "eager", "shapes refused", "", ("shapes refused", "empty data")
+    )
+    basis = finding_basis(sig, reference, case)
+    assert basis.status is BasisStatus.DOCUMENTED and "broadcast against arr" in basis.words(), basis
+    assert finding_kind(sig, basis) is FindingKind.BUG
+
+
+def test_an_onnx_dtype_finding_names_the_opset_whose_types_leave_the_dtype_out() -> None:
+    """Audit of stop 47 (8A n=137): "undocumented dtype accepted, for bfloat16 data" on OpenVINO's ONNX front end was
+    about GatherElements-11, whose types lack bfloat16; GatherElements-13 lists it, and a maintainer reading the title
+    against the current schema rejects it. The title names the op version."""
+    sig = Signature(
+        "onnx.GatherElements",
+        "openvino-onnx",
+        "2026.4.1",
+        "cpu",
+        "fe",
+        "undocumented dtype accepted",
+        "",
+        ("undocumented dtype",),
+    )
+    case = Case("onnx.GatherElements-11", np.zeros((1, 1, 1), BFLOAT16), np.zeros((1, 1, 1), np.int64), {"axis": 0})
+    tried = [Tried("data dtype", "", "bfloat16", "float32", "value float32[1, 1, 1]", True, True)]
+    title = Finding(sig, case, Outcome.unsupported(""), {}, tried=tried).title()
+    assert title.endswith("undocumented dtype accepted, for bfloat16 data in onnx.GatherElements-11"), title
+
+
+def test_an_attribute_whose_default_makes_a_broken_call_valid_is_tried() -> None:
+    """Audit of stop 47 (8B n=94): numpy.take on 0-d data with axis=0 answers a value where the reference names the
+    rank rule; with the default axis=None (flattened) the same call is documented and answers. The axis
+    counterfactual was not tried (it changed the docs' answer from a rule to a value), so the title named only the
+    0-d data. An attribute whose default makes the call valid is tried."""
+    case = Case(
+        "numpy.take",
+        np.array(-0.5, np.float32),
+        np.array([0]),
+        {"axis": 0, "mode": "raise"},
+        CaseTags("in-range", "int64", "float"),
+    )
+    tried = {c.words(): c for c in counterfactuals(case)}
+    assert "attribute axis" in tried and tried["attribute axis"].case.attrs["axis"] is None, sorted(tried)
+    assert reference_outcome(tried["attribute axis"].case).value.tolist() == [-0.5]
