@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.core.case import Case
+from conformance.core.case import Case, OpKey
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
@@ -191,6 +191,8 @@ class Finding:
             trigger = named
         elif self.signature.condition.kind is ConditionKind.PRECONDITION and self._broken_rule():
             trigger = f"{trigger} (breaks: {self._broken_rule()})"  # batch_dims=1: of which rule, with which axis
+        if self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and OpKey.parse(self.case.op).opset:
+            trigger = f"{trigger} in {self.case.op}"  # ONNX's types are its opset's: bfloat16 is GatherElements-13's
         return self.signature.words(trigger, outcome)
 
     def _broken_rule(self) -> str:
@@ -216,8 +218,8 @@ class Finding:
         >>> sig = Signature("onnx.Gather", "openvino-onnx", "1", "cpu", "fe", "undocumented dtype accepted", "",
         ...     ("undocumented dtype",))
         >>> case = Case("onnx.Gather-1", np.zeros(1, np.float32), np.zeros(1, np.uint64), {"axis": 0})
-        >>> Finding(sig, case, Outcome.unsupported(""), {}).title()[-18:]
-        'for uint64 indices'
+        >>> Finding(sig, case, Outcome.unsupported(""), {}).title()[-35:]
+        'for uint64 indices in onnx.Gather-1'
         """
         status = DtypeStatus.of(self.case)
         data, indices = np.asarray(self.case.data).dtype.name, np.asarray(self.case.indices).dtype.name
