@@ -241,17 +241,22 @@ def _fair(kept: tuple[str, ...], now: tuple[str, ...], attribute: str | None) ->
     """Whether a counterfactual tells anything of the case: it breaks no rule of the docs the case kept; and an
     ``attribute`` that shapes the call (an axis, ``batch_dims``: not the mode, nor the fill, which decide the policy)
     given its ordinary value leaves what the docs ask for as it was (a value, an index error, the same rule) unless
-    the rule the case breaks blames that very attribute (then fixing it is the point). An axis changed so that the
-    index falls out of range, or the shapes stop fitting, says nothing of the axis.
+    the rule the case breaks blames that very attribute, or the attribute's default makes the call valid (then
+    fixing it is the point: numpy.take's 0-d data breaks a rule only with an axis given, and answers under the
+    default axis=None, which flattens; audit of stop 47, 8B n=94). An axis changed so that the index falls out of
+    range, or the shapes stop fitting, says nothing of the axis.
 
     >>> _fair(("value",), ("index error",), "axis"), _fair(("rule", "attribute type", "axis"), ("value",), "axis")
     (False, True)
+    >>> _fair(("rule", "0-d input", "data"), ("value",), "axis")
+    True
     >>> _fair(("index error",), ("rule", "rank mismatch", "indices"), None), _fair(("index error",), ("value",), None)
     (False, True)
     """
     if now[0] == "rule" and now != kept:
         return False
-    return attribute is None or now[0] == kept[0] or (kept[0] == "rule" and kept[-1] == attribute)
+    settles = kept[0] == "rule" and (kept[-1] == attribute or now[0] == "value")  # the call made valid by it
+    return attribute is None or now[0] == kept[0] or settles
 
 
 def _reference_says(case: Case) -> tuple[str, ...]:
