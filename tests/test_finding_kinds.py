@@ -979,3 +979,18 @@ def test_an_attribute_whose_default_makes_a_broken_call_valid_is_tried() -> None
     tried = {c.words(): c for c in counterfactuals(case)}
     assert "attribute axis" in tried and tried["attribute axis"].case.attrs["axis"] is None, sorted(tried)
     assert reference_outcome(tried["attribute axis"].case).value.tolist() == [-0.5]
+
+
+def test_zeros_where_a_value_is_owed_are_no_proof_of_garbage() -> None:
+    """Audit of stop 47 (8A n=10): OpenVINO's GatherND-8 on data [[-2.5]] with a 0-length index tuple answered
+    [0, 0, 0] in the campaign, and its title said "garbage: values the data does not hold"; zeros are what a fill
+    gives (by hand, reruns read 1.6e+19, 1.9e+31: garbage, but not this example). The title says what it proves."""
+    sig = Signature("openvino.GatherND", "openvino", "2026.4.1", "cpu", "opset", "wrong value", "", ("empty",))
+    case = Case("openvino.GatherND-8", np.array([[-2.5]], np.float32), np.zeros((3, 0), np.int64))
+    ref = Outcome.returned(np.full((3, 1, 1), -2.5, np.float32))
+    zeros = Finding(sig, case, ref, {"openvino": Outcome.returned(np.zeros((3, 1, 1), np.float32))})
+    assert "garbage" not in zeros.title(), zeros.title()
+    stray = replace(
+        zeros, outcomes={"openvino": Outcome.returned(np.array([[[1.6e19]], [[0.0]], [[-2.5]]], np.float32))}
+    )
+    assert "(garbage: values the data does not hold)" in stray.title()
