@@ -255,8 +255,12 @@ def _fair(kept: tuple[str, ...], now: tuple[str, ...], attribute: str | None) ->
     """
     if now[0] == "rule" and now != kept:
         return False
-    settles = kept[0] == "rule" and (kept[-1] == attribute or now[0] == "value")  # the call made valid by it
+    settles = kept[0] == "rule" and (kept[-1] == attribute or now == ANSWERS)  # the call made valid by it
     return attribute is None or now[0] == kept[0] or settles
+
+
+ANSWERS = ("value",)
+"""What :func:`_reference_says` of a call the docs answer."""
 
 
 def _reference_says(case: Case) -> tuple[str, ...]:
@@ -274,4 +278,4 @@ def _reference_says(case: Case) -> tuple[str, ...]:
         return ("rule", str(rule), str(getattr(exc, "argument", ""))) if rule is not None else ("index error",)
     except (ValueError, TypeError) as exc:
         return ("rule", str(getattr(exc, "rule", None) or exc), str(getattr(exc, "argument", "")))
-    return ("value",)
+    return ANSWERS
