@@ -512,3 +512,25 @@ def test_a_probe_that_may_read_from_nothing_runs_again_and_its_cell_keeps_the_st
     assert all(cells[c.key].behaviour == c.behaviour for c in empty if c not in turned)
     assert all(c.probes == cells[c.key].probes for c in tried.cells)
     assert max(stray.seen.values()) == atlas_module.STRAY_TRIES
+
+
+def test_a_cell_shows_its_worst_departing_probe_whichever_probe_met_it() -> None:
+    """Stop 47: MLX's take_along_axis on dtype-min indices read far outside its input: in the quiet checks its int32
+    probe crashed and its int8 probe read stray bytes, beside busy loops the other way round; the cell showed the
+    first departing probe, "crash" in one and "fills or garbage" in the other. A crash is shown before a stray read,
+    whatever the order of the probes that met them."""
+    from conformance.campaign.atlas_runner import AtlasRun
+    from conformance.results.atlas import AtlasCell
+
+    def cell(behaviour: str) -> AtlasCell:
+        return AtlasCell(
+            "dtype-min", "element gather", "mlx.take_along_axis", "mlx", "0.32.4", behaviour, None, False, {}
+        )
+
+    shown = []
+    for order in (["fills or garbage", "crash"], ["crash", "fills or garbage"]):
+        run = AtlasRun(["mlx"])
+        for b in order:
+            run.add(cell(b))
+        shown.append(run.seen[cell("crash").key].shown.behaviour.value)
+    assert shown == ["crash", "crash"], shown

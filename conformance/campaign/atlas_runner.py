@@ -324,7 +324,7 @@ class AtlasRun:
             s.behaviours.append(cell.behaviour)
             s.cases += cell.cases
             s.roots += [r for r in cell.roots if r not in s.roots]
-            if s.shown.documented and not cell.documented:
+            if not cell.documented and (s.shown.documented or _worse(cell.behaviour, s.shown.behaviour)):
                 s.shown = cell
 
     def skip(self, pairs: Iterable[tuple[Probe, Case]], infos: Mapping[str, OracleInfo], why: str) -> None:
@@ -600,6 +600,25 @@ def _judge_chunk(
             run.add(
                 _judged(probe, case, info, _first_departing(case, info, got, ref, values), ref, values, failed, sink)
             )
+
+
+WORST_FIRST = (Behaviour.CRASH, Behaviour.TIMEOUT, Behaviour.GARBAGE, Behaviour.FILLS_OR_GARBAGE)
+"""The behaviours a cell shows before any other of its departing probes', worst first: which of a condition's
+probes reads far outside its input and dies, and which reads stray bytes, depends on the process's memory map
+(MLX's take_along_axis on dtype-min indices: int32 -2**31 crashed and int8 -128 read garbage in the quiet checks, the
+other way round beside busy loops, and the first departing probe's word was the cell's: stop 47)."""
+
+
+def _worse(a: Behaviour, b: Behaviour) -> bool:
+    """Whether a departing probe's ``a`` is shown before another's ``b`` (:data:`WORST_FIRST`; else the first seen).
+
+    >>> _worse(Behaviour.CRASH, Behaviour.FILLS_OR_GARBAGE), _worse(Behaviour.GARBAGE, Behaviour.CRASH)
+    (True, False)
+    >>> _worse(Behaviour.WRAPS, Behaviour.CLAMPS)
+    False
+    """
+    rank = {w: n for n, w in enumerate(WORST_FIRST)}
+    return rank.get(a, len(WORST_FIRST)) < rank.get(b, len(WORST_FIRST))
 
 
 def _first_departing(
