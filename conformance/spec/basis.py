@@ -583,7 +583,7 @@ BASES: dict[str, OpBasis] = {
         _ovge("T_IND: int32 or int64"),
         _ovge("The indices tensor has the same shape as the data tensor except for the axis dimension"),
         {"axis": _ovge("Negative value means counting dimensions from the back")},
-        unspecified=_requires(  # a requirement, not "undefined" (audit of stop 47, 8B n=73)
+        unspecified=_undefined(
             "All index values are expected to be within bounds [0, s-1], where s is size along axis dimension of the "
             "data tensor",
             spec("openvino.GatherElements").doc,
@@ -600,7 +600,7 @@ BASES: dict[str, OpBasis] = {
             )
         },
         rules={Rule.TUPLE_TOO_LONG: _ovnd("indices.shape[-1] <= data.rank")},
-        unspecified=_requires(  # a requirement, not "undefined" (audit of stop 47, 8B n=73)
+        unspecified=_undefined(
             "It requires all indices from this tensor to be in the range [0, s-1]", spec("openvino.GatherND").doc
         ),
     ),
