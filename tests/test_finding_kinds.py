@@ -994,3 +994,12 @@ def test_zeros_where_a_value_is_owed_are_no_proof_of_garbage() -> None:
         zeros, outcomes={"openvino": Outcome.returned(np.array([[[1.6e19]], [[0.0]], [[-2.5]]], np.float32))}
     )
     assert "(garbage: values the data does not hold)" in stray.title()
+
+
+def test_an_onnx_index_dtype_misread_rests_on_the_indices_type_sentence() -> None:
+    """Audit of stop 47 (9B n=145): onnx.reference's Gather-1 with uint64 indices, a dtype misread in range too,
+    quoted T's "Constrain input and output types to any tensor type."; the indices' own sentence is the rule."""
+    from conformance.spec.basis import dtype_requirement
+
+    for op in ("onnx.Gather-1", "onnx.GatherElements-11"):
+        assert "int32/int64 indices" in dtype_requirement(op, index=True).words(), op

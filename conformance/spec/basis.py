@@ -228,6 +228,7 @@ BASES: dict[str, OpBasis] = {
             "and concatenates them in an output tensor of rank q + (r - 1)."
         ),
         {"axis": _og(ONNX_AXIS)},
+        index_dtypes=_og("Tensor of int32/int64 indices, of any rank q."),  # Tind's, not T's (audit 9B n=145)
         rules={Rule.ZERO_D_INPUT: _requires(ONNX_RANK, ONNX_DOC.format("Gather"))},
     ),
     "onnx.GatherElements": OpBasis(
@@ -238,6 +239,7 @@ BASES: dict[str, OpBasis] = {
             "for each element in indices."
         ),
         {"axis": _oge(ONNX_AXIS)},
+        index_dtypes=_oge("Tensor of int32/int64 indices, with the same rank r as the input."),
         rules={
             Rule.ZERO_D_INPUT: _requires(ONNX_RANK, ONNX_DOC.format("GatherElements")),
             Rule.RANK_MISMATCH: _requires(
