@@ -149,7 +149,7 @@ class FrameworkOracle(Oracle):
     (:class:`MissingUnit` otherwise). :meth:`reproducer` prints the same text.
 
     Subclasses say which inputs the framework cannot hold
-    (:meth:`dtype_problem`) and, where a call needs more than its inputs
+    (:meth:`dtype_problem`, :attr:`max_rank`) and, where a call needs more than its inputs
     (an ONNX model), the module-level :meth:`constants` it uses. :meth:`classify`
     reads an error's type first (``types``, then :data:`~oracles.base.ERROR_TYPES`),
     its message's words only then (``patterns``, then the generic ones);
@@ -160,6 +160,10 @@ class FrameworkOracle(Oracle):
     patterns: Patterns = ()
     types: Patterns = ()
     negative_rejected: bool = False
+    max_rank: int | None = None
+    """The most dimensions the framework's tensors can have, where it has a limit (Paddle's 9); :attr:`rank_limit`
+    says why."""
+    rank_limit: str = ""
 
     def __init__(self, info: OracleInfo, prelude: str, mode: str, units: Iterable[OpUnit]) -> None:
         self.name, self.framework, self.mode = info.name, info.framework, info.mode
@@ -222,7 +226,11 @@ class FrameworkOracle(Oracle):
     ) -> str | None:
         if op not in self.units:
             return f"{self.name} does not implement {op}"
-        for arg, a in ((DtypeArg.DATA, data), (DtypeArg.INDEX, indices)):
+        arrays = ((DtypeArg.DATA, data), (DtypeArg.INDEX, indices))
+        for arg, a in arrays:
+            if self.max_rank is not None and np.ndim(a) > self.max_rank:
+                return f"{self.name}: {arg} of rank {np.ndim(a)}: {self.rank_limit}"
+        for arg, a in arrays:
             problem = self.dtype_problem(op, arg, np.asarray(a))
             if problem:
                 return f"{self.name}: {arg} dtype {dtype_name(np.asarray(a).dtype)}: {problem}"
