@@ -607,6 +607,7 @@ WORST_FIRST = (Behaviour.CRASH, Behaviour.TIMEOUT, Behaviour.GARBAGE, Behaviour.
 probes reads far outside its input and dies, and which reads stray bytes, depends on the process's memory map
 (MLX's take_along_axis on dtype-min indices: int32 -2**31 crashed and int8 -128 read garbage in the quiet checks, the
 other way round beside busy loops, and the first departing probe's word was the cell's: stop 47)."""
+_WORST_RANK = {w: n for n, w in enumerate(WORST_FIRST)}
 
 
 def _worse(a: Behaviour, b: Behaviour) -> bool:
@@ -617,8 +618,7 @@ def _worse(a: Behaviour, b: Behaviour) -> bool:
     >>> _worse(Behaviour.WRAPS, Behaviour.CLAMPS)
     False
     """
-    rank = {w: n for n, w in enumerate(WORST_FIRST)}
-    return rank.get(a, len(WORST_FIRST)) < rank.get(b, len(WORST_FIRST))
+    return _WORST_RANK.get(a, len(WORST_FIRST)) < _WORST_RANK.get(b, len(WORST_FIRST))
 
 
 def _first_departing(

@@ -411,17 +411,14 @@ def _removes(j: Judged, sig: Signature) -> bool:
     apart shows nothing gone). A refusal of the ordinary value for another reason is no evidence either way."""
     if j.verdict.conforms:
         return True
-    if j.outcome.kind is not Kind.VALUE or j.signature().shows_behaviour_of(sig) or still_shows(j.signature(), sig):
+    seen = j.signature()
+    if j.outcome.kind is not Kind.VALUE or seen.shows_behaviour_of(sig) or still_shows(seen, sig):
         return False  # still_shows: any word beyond int32 is the policy-less root there (OpenVINO's GatherElements
         # read -2**63 as x[0] under axis 0 as under axis 1, "ambiguous" there: axis=1 was no trigger, audit 8A n=19)
-    if sig.policy is None and sig.condition.kind in UNWORDED and j.signature().outcome.kind is sig.outcome.kind:
+    if sig.policy is None and sig.condition.kind in UNWORDED and seen.outcome.kind is sig.outcome.kind:
         return False  # an empty case shows no policy word: the same departure with one is the same behaviour
     unread = sig.policy in (None, Behaviour.AMBIGUOUS)  # the acceptance itself, not a reading an index value shows
-    if (
-        sig.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE
-        and unread
-        and j.signature().outcome.kind is sig.outcome.kind
-    ):
+    if sig.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and unread and seen.outcome.kind is sig.outcome.kind:
         return False  # the same dtype accepted, whatever index it held (onnx.reference's uint64 [0] as [2**64-1])
     in_range = j.case.tags is None or j.case.tags.regime not in POLICY_REGIMES  # no index a policy would read there
     return sig.policy is None or in_range or sig.policy not in j.words()

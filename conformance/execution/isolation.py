@@ -363,8 +363,7 @@ class IsolatedOracle:
         fresh process, so its reproducer said "not reproduced": CI at 65f5d42)."""
         if self._broken:
             return first
-        self._discard()
-        outcome, _ = self._run_batch([case], limit).get(0, (first, True))
+        outcome, _ = self._run_batch([case], limit).get(0, (first, True))  # _failure discarded the dead worker
         if outcome.kind is Kind.NOT_RUN:  # no worker could start again: the crash is all there is
             return first
         if outcome.kind is Kind.TIMEOUT or killed_from_outside(outcome):

@@ -189,8 +189,8 @@ class Finding:
             trigger = self._dtypes()  # "for uint64 indices", not the generator's "for undocumented dtype"
         elif not trigger:  # torch.compile's internal error for dim=3: the case breaks the rule of that attribute
             trigger = named
-        elif self.signature.condition.kind is ConditionKind.PRECONDITION and self._broken_rule():
-            trigger = f"{trigger} (breaks: {self._broken_rule()})"  # batch_dims=1: of which rule, with which axis
+        elif self.signature.condition.kind is ConditionKind.PRECONDITION and (rule := self._broken_rule()):
+            trigger = f"{trigger} (breaks: {rule})"  # batch_dims=1: of which rule, with which axis
         if self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and OpKey.parse(self.case.op).opset:
             trigger = f"{trigger} in {self.case.op}"  # ONNX's types are its opset's: bfloat16 is GatherElements-13's
         return self.signature.words(trigger, outcome)
