@@ -41,6 +41,7 @@ from oracles.base import (
     ERROR_TYPES,
     INTERNAL_NEEDLES,
     INTERNAL_TYPES,
+    STATED_TYPES,
     Oracle,
     classify_message,
     classify_type,
@@ -307,6 +308,7 @@ class FrameworkOracle(Oracle):
             tuple((c.value, needles) for c, needles in rows),
             INTERNAL_NEEDLES,
             tuple((c.value, names) for c, names in (*self.types, *ERROR_TYPES)),
+            tuple(sorted(STATED_TYPES)),
         )
 
 

@@ -203,7 +203,12 @@ INTERNAL_TYPES = frozenset(
         "KeyError",
     }
 )
-"""Exception types that are a fault inside the framework, whatever the input."""
+"""Exception types that are a fault inside the framework, whatever the input (an assertion, unless it states its
+rule: :data:`STATED_TYPES`)."""
+STATED_TYPES = frozenset({"AssertionError"})
+"""Internal types a framework also raises on purpose, with a message that names the rule the call breaks (Paddle's
+take_along_axis on 0-d data: ``assert axis < ndim, "'axis' must be in the range of [-0, 0)"``, a range check, not a
+fault; audit of stop 47, 9A n=130): where its words classify it, that class; a bare ``assert`` stays internal."""
 INTERNAL_NEEDLES = (
     "integer overflow",
     "zerodivision*",
@@ -225,16 +230,21 @@ tuple indexed past its end inside the framework's own code: torch.compile's inde
 
 
 def internal_or(exc: BaseException, error_class: ErrorClass) -> ErrorClass:
-    """INTERNAL for an error that is the framework's own fault (:data:`INTERNAL_TYPES`,
-    :data:`INTERNAL_NEEDLES`), whatever else its message says; ``error_class`` otherwise.
+    """INTERNAL for an error that is the framework's own fault (:data:`INTERNAL_NEEDLES`, or
+    :data:`INTERNAL_TYPES` unless it is one of :data:`STATED_TYPES` whose words gave ``error_class``), whatever else
+    its message says; ``error_class`` otherwise.
 
     >>> internal_or(RuntimeError("ZeroDivisionError: integer division by zero"), ErrorClass.OTHER).name
     'INTERNAL'
     >>> internal_or(IndexError("index 5 is out of bounds"), ErrorClass.INDEX_OUT_OF_RANGE).name
     'INDEX_OUT_OF_RANGE'
+    >>> said = AssertionError("'axis' must be in the range of [-0, 0)")
+    >>> internal_or(said, ErrorClass.ATTRIBUTE_INVALID).name, internal_or(AssertionError(), ErrorClass.OTHER).name
+    ('ATTRIBUTE_INVALID', 'INTERNAL')
     """
-    text = str(exc).lower()
-    if type(exc).__name__ in INTERNAL_TYPES or any(says(text, n) for n in INTERNAL_NEEDLES):
+    text, name = str(exc).lower(), type(exc).__name__
+    stated = name in STATED_TYPES and error_class is not ErrorClass.OTHER
+    if name in INTERNAL_TYPES and not stated or any(says(text, n) for n in INTERNAL_NEEDLES):
         return ErrorClass.INTERNAL
     return error_class
 

@@ -81,6 +81,8 @@ PROVOKED = [
     ("paddle", "paddle.take_along_axis", X, [5], {"axis": 0}, ErrorClass.INDEX_OUT_OF_RANGE),
     ("paddle", "paddle.take", X, [5], {"mode": "raise"}, ErrorClass.INDEX_OUT_OF_RANGE),
     ("paddle", "paddle.gather_nd", X, np.array([[0]], np.int8), {}, ErrorClass.DTYPE_UNSUPPORTED),
+    # Paddle's range check is an ``assert`` with the rule in its message: an axis error, not internal (9A n=130)
+    ("paddle", "paddle.take_along_axis", np.array(1.0), np.array(0), {"axis": 0}, ErrorClass.ATTRIBUTE_INVALID),
     ("paddle-static", "paddle.gather", X, [5], {"axis": 0}, ErrorClass.INDEX_OUT_OF_RANGE),  # after "In user code:"
     ("paddle-static", "paddle.index_select", X, [0], {"axis": 1}, ErrorClass.ATTRIBUTE_INVALID),
     ("array-api-strict", "array_api.take", X, [5], {}, ErrorClass.INDEX_OUT_OF_RANGE),
@@ -100,6 +102,19 @@ def test_real_errors_are_classified(name, op, data, indices, attrs, expected) ->
     out = ORACLES[name].run_in_process(op, data, np.asarray(indices), attrs)
     assert out.kind is Kind.ERROR, out.describe()
     assert out.error_class is expected, out.message
+
+
+@_needs("paddle")
+def test_paddle_refusing_any_axis_of_0d_data_by_an_assertion_conforms() -> None:
+    """Audit of stop 47, 9A n=130: take_along_axis on 0-d data with axis=True raised AssertionError "'axis' must be
+    in the range of [-0, 0)" (no axis exists), reported as an internal error for a bool attribute; it is Paddle's
+    range check refusing a call the docs do not allow, so the refusal conforms."""
+    from conformance.judge.judged import judged_alone
+
+    case = Case("paddle.take_along_axis", np.array(True), np.array(0, np.int32), {"axis": True})
+    got = ORACLES["paddle"].run_in_process(case.op, case.data, case.indices, case.attrs)
+    assert got.error_type == "AssertionError" and got.error_class is ErrorClass.ATTRIBUTE_INVALID
+    assert judged_alone(case, ORACLES["paddle"].info(), got).verdict.conforms
 
 
 def test_a_static_graphs_traceback_is_not_classified() -> None:

@@ -53,7 +53,8 @@ says = cast(Callable[[str, str], bool], _namespace["says"])
 class Classifier:
     """The oracle's own error classification, as data a script prints: the
     error it saw with the class it gave (``seen``: type, message, class word),
-    the exception types that are the framework's fault (``internal_types``) and
+    the exception types that are the framework's fault (``internal_types``; of those, the ones
+    whose message may state the rule instead: ``stated_types``) and
     the message fragments that are (``internal_needles``), the exception types
     whose class needs no message (``types``: class word, type names), and its
     message rows, first match wins (``rows``: class word, needles; matched by
@@ -64,6 +65,7 @@ class Classifier:
     rows: tuple[tuple[str, tuple[str, ...]], ...] = ()
     internal_needles: tuple[str, ...] = ()
     types: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    stated_types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,7 @@ def _judgement_source(judgement: Judgement, classifier: Classifier) -> str:
     >>> print(_judgement_source(Judgement((("other", "ok", False),), (), ("differs", True)), Classifier()), end="")
     SEEN_ERROR = (None, None, None)
     INTERNAL_TYPES = ()
+    STATED_TYPES = ()
     INTERNAL_NEEDLES = ()
     ERROR_TYPES = {}
     CLASSIFIER = ()
@@ -262,6 +263,7 @@ def _judgement_source(judgement: Judgement, classifier: Classifier) -> str:
     return (
         f"SEEN_ERROR = {classifier.seen or (None, None, None)!r}\n"
         f"INTERNAL_TYPES = {tuple(sorted(classifier.internal_types))!r}\n"
+        f"STATED_TYPES = {tuple(sorted(classifier.stated_types))!r}\n"
         f"INTERNAL_NEEDLES = {tuple(classifier.internal_needles)!r}\n"
         f"ERROR_TYPES = {dict(sorted(types.items()))!r}\n"
         f"CLASSIFIER = {'(' + chr(10) + rows + ')' if rows else '()'}\n"
@@ -302,16 +304,17 @@ def bit_lines(got, want):
 
 
 def classify(exc):
-    """The error's class as the oracle classifies it (its own rules, as data): the framework's fault by its type or
-    words (INTERNAL_*), else by its type (ERROR_TYPES), else by the whole words of its message (CLASSIFIER, says)."""
-    if (type(exc).__name__, str(exc)) == SEEN_ERROR[:2]:
+    """The error's class as the oracle classifies it (its own rules, as data): the framework's fault by its words
+    (INTERNAL_NEEDLES) or type (INTERNAL_TYPES, unless a STATED_TYPES error's words classify it), else by its type
+    (ERROR_TYPES), else by the whole words of its message (CLASSIFIER, says)."""
+    name, text = type(exc).__name__, str(exc).lower()
+    if (name, str(exc)) == SEEN_ERROR[:2]:
         return SEEN_ERROR[2]
-    text = str(exc).lower()
-    if type(exc).__name__ in INTERNAL_TYPES or any(says(text, n) for n in INTERNAL_NEEDLES):
+    said = ERROR_TYPES.get(name) or next((w for w, needles in CLASSIFIER if any(says(text, n) for n in needles)), None)
+    stated = name in STATED_TYPES and said is not None
+    if name in INTERNAL_TYPES and not stated or any(says(text, n) for n in INTERNAL_NEEDLES):
         return "internal"
-    if type(exc).__name__ in ERROR_TYPES:
-        return ERROR_TYPES[type(exc).__name__]
-    return next((word for word, needles in CLASSIFIER if any(says(text, n) for n in needles)), "other")
+    return said or "other"
 
 
 def run_once():
