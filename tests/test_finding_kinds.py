@@ -399,6 +399,73 @@ def test_a_value_read_from_an_empty_input_is_a_stray_read_whatever_the_docs_say(
     assert "read from an empty input: fills or garbage" in f.title()
 
 
+def test_zeros_from_an_empty_axis_under_a_clamping_mode_are_a_question_not_a_stray_read() -> None:
+    """Audit of stop 47 (9B n=21): jnp.take_along_axis, mode='clip', on an empty axis returns zeros (its code:
+    ``lax.full(out_shape, 0)`` whatever the mode); the finding quoted mode="fill"'s NaN sentence, called it a bug and
+    the zeros "fills or garbage". Clipping has nothing to clip to on an empty axis and no page says what happens:
+    a question, on the docs' silence, titled by what the value holds."""
+    sig = Signature(
+        "jax.numpy.take_along_axis", "jax", "0.10.2", "cpu", "eager", "value instead of error", "", ("empty axis",)
+    )
+    case = Case(
+        "jax.numpy.take_along_axis",
+        np.zeros((2, 0, 2), np.float32),
+        np.zeros((1, 1, 1), np.int64),
+        {"axis": 1, "mode": "clip"},
+        CaseTags("in-range", "int64", "float"),
+    )
+    zeros = Outcome.returned(np.zeros((2, 1, 2), np.float32))
+    f = Finding(sig, case, reference_outcome(case), {"jax": zeros})
+    assert isinstance(f.basis, Silent) and "mode='clip' clamps" in f.basis.reason
+    assert f.kind is FindingKind.QUESTION and "value instead of error (zeros from an empty input)" in f.title()
+    stray = Finding(sig, case, f.reference, {"jax": Outcome.returned(np.full((2, 1, 2), 3e-41, np.float32))})
+    assert stray.kind is FindingKind.HAZARD and "read from an empty input: fills or garbage" in stray.title()
+    filled = replace(case, attrs={"axis": 1, "mode": "fill"})  # the fill's own sentence: NaN is documented
+    assert isinstance(finding_basis(sig, reference_outcome(filled), filled, zeros), Basis)
+
+
+def test_a_refusal_of_empty_indices_larger_than_the_data_off_the_axis_is_a_question_named_by_that() -> None:
+    """Audit of stop 47 (9A n=44): onnxruntime's GatherElements refused data (1, 1), indices (4, 0), axis=1 ("Invalid
+    value in indices shape is: 4"), titled "shapes refused, for axis=1" and called a bug. The call is valid only
+    because the indices are empty (with elements, index 4 > 1 off the axis breaks the rule the ONNX page states only
+    through its equations): a question, named by the empty indices and the rule they would break."""
+    sig = Signature(
+        "onnx.GatherElements", "onnxruntime", "1.31.1", "cpu", "session", "shapes refused", "", ("shapes refused",)
+    )
+    case = Case(
+        "onnx.GatherElements-11",
+        np.array([[-1]], np.int32),
+        np.zeros((4, 0), np.int32),
+        {"axis": 1},
+        CaseTags("empty", "int32", "int"),
+    )
+    refused = Outcome.raised(ValueError("Invalid value in indices shape is: 4"), ErrorClass.SHAPE_INVALID)
+    f = Finding(sig, case, reference_outcome(case), {"onnxruntime": refused})
+    assert f.basis.status is BasisStatus.SILENT and f.kind is FindingKind.QUESTION, f.basis
+    assert "for empty indices (4, 0), which with elements would break 'index larger than input'" in f.title()
+    fits = replace(case, data=np.zeros((4, 1), np.int32))  # empty indices no larger than the data: refusing is a bug
+    g = Finding(sig, fits, reference_outcome(fits), {"onnxruntime": refused})
+    assert g.kind is FindingKind.BUG and "would break" not in g.title()
+
+
+def test_an_internal_error_for_a_rule_the_docs_only_require_quotes_that_rule() -> None:
+    """Audit of stop 47 (9B n=126, n=129): onnx-reference's GatherND fails with "tuple index out of range" on 0-d
+    indices and on batch_dims=2**63-1; the findings said "the docs want the call to fail", where the page only
+    requires "1) r >= 1 and q >= 1 are to be honored." / "3) b < min(q, r) is to be honored.": quoted, a question."""
+    sig = Signature(
+        "onnx.GatherND", "onnx-reference", "1.23.2", "cpu", "reference", "internal error", "", ("precondition: 0-d indices",)
+    )
+    zero_d = Case("onnx.GatherND-12", np.zeros((1, 1), np.float32), np.array(0), {"batch_dims": 0})
+    huge = replace(zero_d, indices=np.array([[1]]), attrs={"batch_dims": 2**63 - 1})
+    for case, quote in (
+        (zero_d, "1) r >= 1 and q >= 1 are to be honored."),
+        (huge, "3) b < min(q, r) is to be honored."),
+    ):
+        basis = finding_basis(sig, reference_outcome(case), case)
+        assert isinstance(basis, Basis) and basis.quote == quote and basis.status is BasisStatus.SILENT
+        assert finding_kind(sig, basis) is FindingKind.QUESTION
+
+
 def test_a_value_made_of_the_data_s_own_elements_is_not_garbage_where_no_policy_reads_the_case() -> None:
     """Audit of stop 45: onnx-reference's Gather-1 on 0-d data (-1) with an int8 index -1 returned -1, the data's
     only element; no policy reads 0-d data, and 'garbage' was disproved by hand: the value is 'ambiguous'."""

@@ -38,6 +38,7 @@ from conformance.core.blame import Rule
 from conformance.core.case import Case
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
+from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY, DtypeStatus
 from conformance.spec.basis import Basis, Ground, Silent, departed, dtype_requirement, index_ground, rule_ground
@@ -70,7 +71,9 @@ INTERNAL_FOR_ERROR = Silent(
     "zero, an assertion) is a question of its class, which the docs do not rule on"
 )
 """An internal error where the reference raises too (Paddle's take, mode='wrap', on an empty axis: "Integer division
-by zero"): no sentence is departed from."""
+by zero"): no sentence is departed from. Where the rule the reference names is one the docs only require ("3) b <
+min(q, r) is to be honored."), that sentence is quoted instead: the docs do not want such a call to fail, they only
+leave it invalid (audit of stop 47, 9B n=126 and n=129)."""
 
 ANSWERED_INSTEAD = frozenset(
     {
@@ -126,19 +129,21 @@ def finding_basis(
     if quiet is not None:
         return quiet
     if sig.outcome.kind is MismatchKind.INTERNAL and reference is not None and reference.kind is Kind.ERROR:
-        return INTERNAL_FOR_ERROR
+        required = rule_ground(key, Rule(reference.rule), reference.argument or "") if reference.rule else None
+        return required if isinstance(required, Basis) and required.status is BasisStatus.SILENT else INTERNAL_FOR_ERROR
     try:
         mode_attr = spec(key).mode_attr
         hang = sig.outcome.kind is MismatchKind.TIMEOUT and reference is not None and reference.kind is Kind.VALUE
         if hang and case is not None and mode_attr in case.attrs:
             return departed(key, ConditionKind.ATTRIBUTE, mode_attr or "")
         if reference is not None and reference.kind is Kind.ERROR and sig.outcome.kind in ANSWERED_INSTEAD:
+            attrs = case.attrs if case is not None else {}
             if case is not None and reads_from_nothing(case, observed):
-                return index_ground(key)
+                return index_ground(key, attrs)
             if reference.rule is not None:
                 return rule_ground(key, Rule(reference.rule), reference.argument or "")
             if reference.error_class is ErrorClass.INDEX_OUT_OF_RANGE and sig.condition.kind in SHAPE_CONDITIONS:
-                return index_ground(key)
+                return index_ground(key, attrs)
         given = numpy_valued(case) if reference is not None and reference.kind is Kind.VALUE else None
         if given is not None and spec(key).framework != NUMPY:
             return rule_ground(key, Rule.ATTRIBUTE_TYPE, given)  # the type the docs give it: a requirement
@@ -147,9 +152,24 @@ def finding_basis(
             index = not DtypeStatus.of(case).index  # Paddle's int8 indices: the docs list int32 and int64, no more
             return dtype_requirement(key, index=index)
         ground = departed(key, sig.condition.kind, sig.condition.detail)
-        return _valid_call_refused(ground) if sig.condition.kind is ConditionKind.SHAPES_REFUSED and valued else ground
+        if sig.condition.kind is not ConditionKind.SHAPES_REFUSED or not valued:
+            return ground
+        waived = waived_for_empty(case) if case is not None else None
+        return _valid_call_refused(ground) if waived is None else _required_only(rule_ground(key, waived, "indices"))
     except (KeyError, ValueError):
         return Silent(f"{sig.op} is not in the catalog")
+
+
+def _required_only(ground: Ground) -> Ground:
+    """A rule's ground where a call keeps the rule only because its indices are empty (:func:`waived_for_empty`):
+    the sentence (if any) states the rule for indices that read, and what empty ones must keep it does not say, so
+    refusing them departs from nothing written (status silent).
+
+    >>> from conformance.spec.basis import op_basis
+    >>> _required_only(op_basis("torch.gather").shapes).status.value
+    'silent'
+    """
+    return replace(ground, status=BasisStatus.SILENT) if isinstance(ground, Basis) else ground
 
 
 def _valid_call_refused(ground: Ground) -> Ground:
@@ -221,6 +241,23 @@ def reads_from_nothing(case: Case, observed: Outcome | None) -> bool:
     return value is not None and np.size(case.data) == 0 and np.size(value) > 0
 
 
+def zeros_from_nothing(case: Case, observed: Outcome | None) -> bool:
+    """Whether a value read from an empty input (:func:`reads_from_nothing`) is zeros, bit for bit: a fill, not
+    shown to be a stray read (jnp.take_along_axis returns ``lax.full(shape, 0)`` for an empty axis in every mode;
+    audit of stop 47, 9B n=21), where other bytes are whatever memory held.
+
+    >>> import numpy as np
+    >>> empty = Case("jax.numpy.take_along_axis", np.zeros((2, 0), np.float32), np.zeros((2, 1), int))
+    >>> zeros_from_nothing(empty, Outcome.returned(np.zeros((2, 1)))), zeros_from_nothing(empty,
+    ...     Outcome.returned(np.array([[0.0], [-0.0]])))
+    (True, False)
+    """
+    if not reads_from_nothing(case, observed) or observed is None:
+        return False
+    value = np.ascontiguousarray(observed.value)
+    return value.dtype.kind not in "OUS" and not value.view(np.uint8).any()
+
+
 def reads_past_index_batch(case: Case, observed: Outcome | None, policy: Behaviour | None = None) -> bool:
     """Whether ``observed`` holds values for data batches its indices lack: under ``batch_dims`` b, an index batch
     dimension shorter than the data's, and an answer as long as the data's there, each extra batch's index read from
@@ -263,10 +300,12 @@ def observed_kind(
 ) -> FindingKind:
     """The kind of a finding as its own example shows it: on the basis its reference's error and case give
     (:func:`finding_basis`; ``basis``, where its counterfactuals proved another: a finding's dtype misread in range
-    too), a value read from nothing (:func:`reads_from_nothing`) or past the indices' batch
+    too), a value read from nothing (:func:`reads_from_nothing`; not zeros, :func:`zeros_from_nothing`) or past the
+    indices' batch
     (:func:`reads_past_index_batch`) counting as a stray read. The
     one rule by which a finding and a pytest plugin item are classed."""
-    stray = reads_from_nothing(case, observed) or reads_past_index_batch(case, observed, sig.policy)
+    stray = reads_from_nothing(case, observed) and not zeros_from_nothing(case, observed)
+    stray = stray or reads_past_index_batch(case, observed, sig.policy)
     return finding_kind(sig, basis or finding_basis(sig, reference, case, observed), stray)
 
 

@@ -15,12 +15,21 @@ from typing import Any
 
 import numpy as np
 
+from conformance.core.blame import Rule
 from conformance.core.case import Case, OpKey
 from conformance.core.outcome import Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
-from conformance.judge.kind import finding_basis, observed_kind, rank, reads_from_nothing, reads_past_index_batch
+from conformance.judge.kind import (
+    finding_basis,
+    observed_kind,
+    rank,
+    reads_from_nothing,
+    reads_past_index_batch,
+    zeros_from_nothing,
+)
+from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY, DtypeStatus, made_of
 from conformance.spec.basis import Ground, dtype_requirement
@@ -170,7 +179,7 @@ class Finding:
             }.get(self.basis.status, "the docs are silent")
             outcome = f"{self._did()} ({status})"
         elif self.from_nothing and self.signature.policy is None:
-            outcome = f"{self.signature.outcome} (read from an empty input: fills or garbage)"
+            outcome = f"{self.signature.outcome} ({self._from_nothing_words()})"
         elif reads_past_index_batch(self.case, self.outcomes.get(self.signature.oracle), self.signature.policy):
             outcome = f"{self.signature.outcome} (batches the indices lack: their indices read past the buffer)"
         elif self._foreign_values():
@@ -178,6 +187,8 @@ class Finding:
         elif self.misread_dtype is not None:
             outcome = f"{MismatchKind.UNDOCUMENTED_DTYPE} (in range too)"
         trigger = ", ".join(t.name() for t in self.trigger)
+        if self.signature.condition.kind is ConditionKind.SHAPES_REFUSED and (waived := waived_for_empty(self.case)):
+            trigger = self._waived_words(waived)
         blamed = self.reference.argument  # the attribute the reference's typed error blames, named with its value
         named = f"{blamed}={self.case.attrs[blamed]!r}" if blamed is not None and blamed in self.case.attrs else ""
         if not trigger and self.signature.condition.kind in (ConditionKind.PRECONDITION, ConditionKind.SHAPES_REFUSED):
@@ -194,6 +205,21 @@ class Finding:
         if self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and OpKey.parse(self.case.op).opset:
             trigger = f"{trigger} in {self.case.op}"  # ONNX's types are its opset's: bfloat16 is GatherElements-13's
         return self.signature.words(trigger, outcome)
+
+    def _waived_words(self, rule: Rule) -> str:
+        """The condition of a refusal whose call keeps ``rule`` only because its indices are empty
+        (:func:`~conformance.judge.shape_evidence.waived_for_empty`): the shapes, the attributes and the rule.
+
+        >>> sig = Signature("onnx.GatherElements", "onnxruntime", "1", "cpu", "session", "shapes refused", "", ())
+        >>> case = Case("onnx.GatherElements-11", np.zeros((1, 1)), np.zeros((4, 0), np.int64), {"axis": 1})
+        >>> Finding(sig, case, Outcome.returned(np.zeros((4, 0))), {})._waived_words(Rule.INDEX_LARGER)
+        "empty indices (4, 0), which with elements would break 'index larger than input' (data (1, 1), axis=1)"
+        """
+        attrs = "".join(f", {name}={value!r}" for name, value in self.case.attrs.items())
+        return (
+            f"empty indices {np.shape(self.case.indices)}, which with elements would break '{rule.value}' "
+            f"(data {np.shape(self.case.data)}{attrs})"
+        )
 
     def _broken_rule(self) -> str:
         """The precondition the reference says the case breaks, in its own words without the op's name; "" where it
@@ -251,7 +277,7 @@ class Finding:
 
     def _did(self) -> str:
         """What the framework did, in a few words: ``returns None``, ``reads outside its input``, ``returns values
-        from an empty input (fills or garbage)``, ``raises IndexError``."""
+        from an empty input (fills or garbage)`` (``returns zeros from an empty input``), ``raises IndexError``."""
         got = self.outcomes.get(self.signature.oracle)
         if got is None or got.kind is not Kind.VALUE:
             return f"raises {got.error_type}" if got is not None and got.kind is Kind.ERROR else "answers"
@@ -260,8 +286,20 @@ class Finding:
         if self.signature.policy in STRAY:
             return "reads outside its input"
         if self.from_nothing:
-            return "returns values from an empty input (fills or garbage)"
+            zeros = zeros_from_nothing(self.case, got)
+            return (
+                "returns zeros from an empty input"
+                if zeros
+                else "returns values from an empty input (fills or garbage)"
+            )
         return "returns a value"
+
+    def _from_nothing_words(self) -> str:
+        """What a value read from an empty input holds: zeros, every bit (a fill,
+        :func:`~conformance.judge.kind.zeros_from_nothing`), or values that are fills or garbage."""
+        if zeros_from_nothing(self.case, self.outcomes.get(self.signature.oracle)):
+            return "zeros from an empty input"
+        return "read from an empty input: fills or garbage"
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)

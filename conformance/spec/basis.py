@@ -28,11 +28,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
 from conformance.core.blame import Rule, blames_attribute
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Regime
 from conformance.spec.catalog import MLX_INDEXING_DOC, ONNX_DOC, spec
+from conformance.spec.policy import OutOfRange
 
 
 @dataclass(frozen=True)
@@ -725,19 +727,49 @@ def rule_ground(op: str, rule: Rule, argument: str = "") -> Ground:
     return b.shapes
 
 
-def index_ground(op: str) -> Ground:
+def index_ground(op: str, attrs: Mapping[str, Any] | None = None) -> Ground:
     """The ground of an index the op's policy cannot place (the reference's out-of-range error), whatever made
     it so (an empty axis, an empty data): the sentence that leaves out-of-bounds indices undefined where the
-    catalog holds them unspecified, else the policy's.
+    catalog holds them unspecified; the docs' silence where the policy in force under ``attrs`` clamps or wraps
+    every index into the axis (only an empty axis leaves it nothing to place an index on, and no page says what
+    happens then: jnp.take_along_axis, mode='clip', returns zeros there; audit of stop 47, 9B n=21); else the
+    policy's sentence.
 
     >>> index_ground("tensorflow.gather").quote[-71:]
     'Caution: On CPU, if an out of bound index is found, an error is raised.'
     >>> index_ground("mlx.take").status.value
     'undefined'
+    >>> index_ground("jax.numpy.take_along_axis", {"mode": "clip"}).reason[:50]
+    "mode='clip' clamps every index into the axis: the "
     """
     if Regime.OOB_ABOVE.value in spec(op).unspecified:
         return unspecified_ground(op)
+    placing = _placing(op, attrs or {})
+    if placing is not None:
+        return Silent(
+            f"{placing} every index into the axis: the docs do not say what it does on an empty axis, which has "
+            "no element to place an index on"
+        )
     return op_basis(op).policy
+
+
+def _placing(op: str, attrs: Mapping[str, Any]) -> str | None:
+    """The words for the policy in force under ``attrs`` where it places every index (clamps or wraps it), else
+    None.
+
+    >>> _placing("numpy.take", {"mode": "wrap"}), _placing("numpy.take", {"mode": "raise"})
+    ("mode='wrap' wraps", None)
+    """
+    s = spec(op)
+    try:
+        policy = s.policy_for(dict(attrs))
+    except (ValueError, TypeError):  # an attribute the op does not take: no policy is in force
+        return None
+    verb = {OutOfRange.CLAMP: "clamps", OutOfRange.WRAP: "wraps"}.get(policy.out_of_range)
+    if verb is None:
+        return None
+    mode = s.bind(dict(attrs)).get(s.mode_attr) if s.mode_attr else None
+    return f"{s.mode_attr}={mode!r} {verb}" if s.mode_attr else f"its index policy {verb}"
 
 
 def unspecified_ground(op: str) -> Ground:
