@@ -453,7 +453,14 @@ def test_an_internal_error_for_a_rule_the_docs_only_require_quotes_that_rule() -
     indices and on batch_dims=2**63-1; the findings said "the docs want the call to fail", where the page only
     requires "1) r >= 1 and q >= 1 are to be honored." / "3) b < min(q, r) is to be honored.": quoted, a question."""
     sig = Signature(
-        "onnx.GatherND", "onnx-reference", "1.23.2", "cpu", "reference", "internal error", "", ("precondition: 0-d indices",)
+        "onnx.GatherND",
+        "onnx-reference",
+        "1.23.2",
+        "cpu",
+        "reference",
+        "internal error",
+        "",
+        ("precondition: 0-d indices",),
     )
     zero_d = Case("onnx.GatherND-12", np.zeros((1, 1), np.float32), np.array(0), {"batch_dims": 0})
     huge = replace(zero_d, indices=np.array([[1]]), attrs={"batch_dims": 2**63 - 1})

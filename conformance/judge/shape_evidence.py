@@ -86,18 +86,25 @@ def unexplained_shape(case: Case, got: Outcome) -> str | None:
 
 def waived_for_empty(case: Case) -> Rule | None:
     """The shape rule the reference waives for ``case``'s empty indices: the one the same call breaks with each
-    empty dimension of its indices made 1 (the data kept), where ``case`` itself is answered; None otherwise. A
-    refusal of such a call departs from no sentence the docs state for empty indices (onnxruntime refuses
-    GatherElements' empty indices (4, 0) larger than data (1, 1) off the axis: audit of stop 47, 9A n=44).
+    empty dimension of its indices made 1 (the data kept; not where the data's own dimension there is empty too,
+    which an index dimension of 1 would outgrow: GatherND's batch dimensions of 0 are equal), where ``case`` itself
+    is answered; None otherwise. A refusal of such a call departs from no sentence the docs state for empty indices
+    (onnxruntime refuses GatherElements' empty indices (4, 0) larger than data (1, 1) off the axis: audit of stop 47,
+    9A n=44).
 
     >>> c = Case("onnx.GatherElements-11", np.zeros((1, 1), np.float32), np.zeros((4, 0), np.int64), {"axis": 1})
     >>> waived_for_empty(c).value, waived_for_empty(replace(c, indices=np.zeros((1, 0), np.int64)))
     ('index larger than input', None)
+    >>> nd = Case("onnx.GatherND-13", np.zeros((0, 5, 4)), np.zeros((0, 3, 1), np.int64), {"batch_dims": 1})
+    >>> waived_for_empty(nd) is None
+    True
     """
-    indices = np.asarray(case.indices)
+    indices, data = np.asarray(case.indices), np.shape(case.data)
     if indices.size or reference_outcome(case).kind is not Kind.VALUE:
         return None
-    full = np.zeros(tuple(d or 1 for d in indices.shape), indices.dtype)
-    out = reference_outcome(replace(case, indices=full))
+    shape = tuple(n or int(d >= len(data) or data[d] != 0) for d, n in enumerate(indices.shape))
+    if shape == indices.shape:
+        return None
+    out = reference_outcome(replace(case, indices=np.zeros(shape, indices.dtype)))
     shaped = out.kind is Kind.ERROR and out.error_class is ErrorClass.SHAPE_INVALID and out.rule is not None
     return Rule(out.rule) if shaped else None
