@@ -65,7 +65,7 @@ class Counterfactual:
         return f"{self.feature.value} {self.detail}".strip()
 
 
-def _short(a: np.ndarray, most: int = 6) -> str:
+def brief(a: np.ndarray, most: int = 6) -> str:
     """An array's values in a few words: ``[9, 0]``; ``[1, 2, 3, ...]`` past ``most``."""
     flat = np.asarray(a).ravel()
     shown = ", ".join(repr(v.item()) if hasattr(v, "item") else repr(v) for v in flat[:most])
@@ -164,7 +164,7 @@ def _changes(case: Case) -> list[tuple[Feature, str, str, str, dict[str, Any]]]:
     zeros = np.zeros_like(idx)
     placed = data.size or _places(replace(case, indices=zeros))
     if case.tags is not None and case.tags.regime in POLICY_REGIMES and placed:
-        out.append((Feature.OUT_OF_RANGE, "", _short(idx), _short(zeros), {"indices": zeros}))
+        out.append((Feature.OUT_OF_RANGE, "", brief(idx), brief(zeros), {"indices": zeros}))
     full_data, full_idx = _unempty(data), _unempty(idx)
     if full_data is not None or full_idx is not None:
         shown = f"data {data.shape}, indices {idx.shape}"

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.cases.counterfactual import brief
 from conformance.core.blame import Rule
 from conformance.core.case import Case, OpKey
 from conformance.core.outcome import Kind, Outcome
@@ -33,6 +34,19 @@ from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY, DtypeStatus, made_of
 from conformance.spec.basis import Ground, dtype_requirement
+
+DRAWN = frozenset(
+    {
+        ConditionKind.REGIME,
+        ConditionKind.BAD_INDEX,
+        ConditionKind.EMPTY_OUTPUT,
+        ConditionKind.EMPTY_AXIS,
+        ConditionKind.EMPTY_DATA,
+        ConditionKind.BEYOND_INT32,
+    }
+)
+"""Conditions that are only the generator's category of a case (``in-range``, ``bad index``): a finding no
+counterfactual names is named by its case instead (:meth:`Finding.trigger_words`)."""
 
 
 @dataclass(frozen=True)
@@ -148,11 +162,27 @@ class Finding:
         >>> f = Finding(sig, Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8)), Outcome.unsupported(""),
         ...     {}, tried=[Tried("index dtype", "", "int8", "int64", "value", True, True)])
         >>> f.trigger_words(), replace(f, tried=[]).trigger_words()
-        ('int8 indices', 'in-range')
+        ('int8 indices', 'data (3,), indices [0]')
         """
         if self.trigger:
             return ", ".join(t.name() for t in self.trigger)
+        if self.signature.condition.kind in DRAWN:
+            return self._case_words()
         return ", ".join(sorted(self.signature.tags)) or "any input"
+
+    def _case_words(self) -> str:
+        """The case itself, in brief: its shapes, its indices and its attributes (a finding no single change removes,
+        whose condition is only the generator's category: onnx-reference's GatherElements fails "Need at least 0 and
+        at most 64 array objects" on an axis of 70 elements, and was titled "for in-range"; audit of stop 48).
+
+        >>> sig = Signature("onnx.GatherElements", "onnx-reference", "1", "cpu", "reference", "wrong error", "",
+        ...     ("in-range",))
+        >>> case = Case("onnx.GatherElements-11", np.zeros((1, 70, 1)), np.full((1, 1, 1), 69), {"axis": 1})
+        >>> Finding(sig, case, Outcome.unsupported(""), {})._case_words()
+        'data (1, 70, 1), indices [69], axis=1'
+        """
+        attrs = "".join(f", {name}={value!r}" for name, value in self.case.attrs.items())
+        return f"data {np.shape(self.case.data)}, indices {brief(np.asarray(self.case.indices))}{attrs}"
 
     def title(self) -> str:
         """The finding in one line, named by its trigger where one is proven (:meth:`trigger_words`), else by its
@@ -198,6 +228,8 @@ class Finding:
             trigger = shapes if refused else f"{', '.join(sorted(self.signature.tags))} ({shapes})"
         elif not trigger and self.signature.condition.kind is ConditionKind.UNDOCUMENTED_DTYPE:
             trigger = self._dtypes()  # "for uint64 indices", not the generator's "for undocumented dtype"
+        elif not trigger and self.signature.condition.kind in DRAWN:
+            trigger = self._case_words()
         elif not trigger:  # torch.compile's internal error for dim=3: the case breaks the rule of that attribute
             trigger = named
         elif self.signature.condition.kind is ConditionKind.PRECONDITION and (rule := self._broken_rule()):
@@ -262,7 +294,8 @@ class Finding:
         >>> case = Case("openvino.GatherND-8", np.array([[-2.5]], np.float32), np.zeros((2, 0), np.int64))
         >>> ref = Outcome.returned(np.full((2, 1, 1), -2.5, np.float32))
         >>> Finding(sig, case, ref, {"openvino": Outcome.returned(np.array([[[1e-36]], [[-2.5]]], np.float32))}).title()
-        'openvino.GatherND on openvino 1 (cpu, opset): wrong value (garbage: values the data does not hold), for empty'
+        'openvino.GatherND on openvino 1 (cpu, opset): wrong value (garbage: values the data does not hold), for data
+        (1, 1), indices []'
         """
         got = self.outcomes.get(self.signature.oracle)
         if self.signature.outcome.kind is not MismatchKind.WRONG_VALUE or self.signature.policy is not None:
