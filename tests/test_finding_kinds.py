@@ -473,6 +473,33 @@ def test_an_internal_error_for_a_rule_the_docs_only_require_quotes_that_rule() -
         assert finding_kind(sig, basis) is FindingKind.QUESTION
 
 
+def test_a_finding_no_counterfactual_names_is_titled_by_its_case_not_the_generator_s_category() -> None:
+    """Stop 48: onnx-reference's GatherElements fails "Need at least 0 and at most 64 array objects" (np.choose) on
+    an axis of 70 elements; no single change removes it, and it was titled "error instead of value (other), for
+    in-range", the generator's category. Its title and upstream heading now give the case: the axis of 70 shows."""
+    sig = Signature(
+        "onnx.GatherElements",
+        "onnx-reference",
+        "1.23.2",
+        "cpu",
+        "reference",
+        "error instead of value",
+        "",
+        ("in-range",),
+    )
+    case = Case(
+        "onnx.GatherElements-11",
+        np.zeros((1, 70, 1), np.float32),
+        np.full((1, 1, 1), 69),
+        {"axis": 1},
+        CaseTags("in-range", "int64", "float"),
+    )
+    refused = Outcome.raised(ValueError("Need at least 0 and at most 64 array objects."), ErrorClass.OTHER)
+    f = Finding(sig, case, reference_outcome(case), {"onnx-reference": refused})
+    assert f.title().endswith("for data (1, 70, 1), indices [69], axis=1") and "in-range" not in f.title()
+    assert f.trigger_words() == "data (1, 70, 1), indices [69], axis=1"
+
+
 def test_a_value_made_of_the_data_s_own_elements_is_not_garbage_where_no_policy_reads_the_case() -> None:
     """Audit of stop 45: onnx-reference's Gather-1 on 0-d data (-1) with an int8 index -1 returned -1, the data's
     only element; no policy reads 0-d data, and 'garbage' was disproved by hand: the value is 'ambiguous'."""
