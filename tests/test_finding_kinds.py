@@ -500,6 +500,87 @@ def test_a_finding_no_counterfactual_names_is_titled_by_its_case_not_the_generat
     assert f.trigger_words() == "data (1, 70, 1), indices [69], axis=1"
 
 
+@pytest.mark.parametrize("op", ["numpy.take_along_axis", "openvino.GatherElements", "mlx.take_along_axis"])
+def test_a_bool_attribute_read_as_its_int_or_refused_conforms(op: str) -> None:
+    """Audit of stop 48 (10A n=79, 83; n=102 for openvino.Gather's batch_dims=True): NumPy and OpenVINO read
+    axis=True as axis=1, which Python's bool is; the docs type axis as an int and say nothing of bool. Reading it as
+    1 conforms, and so does refusing it; an answer other than axis=1's departs, judged on axis=1."""
+    case = Case(
+        op,
+        np.array([[[-2.5], [-3.5]]], np.float32),
+        np.array([[[1]]]),
+        {"axis": True},
+        CaseTags("in-range", "int64", "float"),
+    )
+    ref = reference_outcome(case)
+    as_one = Outcome.returned(np.array([[[-3.5]]], np.float32))
+    refused = Outcome.raised(TypeError("an integer is required for the axis"), ErrorClass.ATTRIBUTE_INVALID)
+    other = Outcome.returned(np.array([[[-2.5]]], np.float32))
+    assert judge(case, ref, as_one, PolicyValues(case)).conforms
+    assert judge(case, ref, refused, PolicyValues(case)).conforms
+    assert str(judge(case, ref, other, PolicyValues(case)).outcome) == "wrong value"
+
+
+def test_a_rank_torch_only_requires_is_a_question_and_values_from_outside_the_input_a_hazard() -> None:
+    """Audit of stop 48, 10A: n=21 torch.gather with a 0-d index on 1-D data returns a value; "input and index must
+    have the same number of dimensions." states what to pass, not an error (pytorch#134244): a question. n=69
+    Paddle's take_along_axis reads int8 indices as wider ones ([[[4.158e+21]]]) and n=111 OpenVINO's ONNX GatherND
+    answers an index tuple of length 0 with heap bytes: values the data does not hold, a stray read, a hazard."""
+    torch_sig = Signature(
+        "torch.gather",
+        "torch",
+        "2.13.0",
+        "cpu",
+        "eager",
+        "value instead of error",
+        "",
+        ("precondition: rank mismatch",),
+    )
+    case = Case(
+        "torch.gather",
+        np.array([2.5, 3.5], np.float32),
+        np.array(0),
+        {"dim": 0},
+        CaseTags("in-range", "int64", "float"),
+    )
+    f = Finding(torch_sig, case, reference_outcome(case), {"torch": Outcome.returned(np.array(2.5, np.float32))})
+    assert f.basis.status is BasisStatus.SILENT and f.basis.quote.startswith("input and index must have")
+    assert f.kind is FindingKind.QUESTION
+    paddle_sig = Signature(
+        "paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "wrong value", "", ("in-range",)
+    )
+    int8 = Case(
+        "paddle.take_along_axis",
+        np.array([[[-2.5], [-3.5]]], np.float32),
+        np.array([[[1]]], np.int8),
+        {"axis": 1},
+        CaseTags("in-range", "int8", "float"),
+    )
+    stray = Outcome.returned(np.array([[[4.158e21]]], np.float32))
+    g = Finding(paddle_sig, int8, reference_outcome(int8), {"paddle": stray})
+    assert g.kind is FindingKind.HAZARD and "garbage: values the data does not hold" in g.title()
+    ov_sig = Signature(
+        "onnx.GatherND",
+        "openvino-onnx",
+        "2026.4.1",
+        "cpu",
+        "onnx",
+        "value instead of error",
+        "",
+        ("precondition: index tuple length",),
+    )
+    empty_tuple = Case(
+        "onnx.GatherND-11",
+        np.array([[-2.5]], np.float32),
+        np.zeros((3, 0), np.int64),
+        {},
+        CaseTags("empty", "int64", "float"),
+    )
+    heap = Outcome.returned(np.array([[1.065e18], [3.08e-41], [1.163e18]], np.float32))
+    h = Finding(ov_sig, empty_tuple, reference_outcome(empty_tuple), {"openvino-onnx": heap})
+    assert h.kind is FindingKind.HAZARD and "garbage: values the data does not hold" in h.title()
+
+
 def test_a_value_made_of_the_data_s_own_elements_is_not_garbage_where_no_policy_reads_the_case() -> None:
     """Audit of stop 45: onnx-reference's Gather-1 on 0-d data (-1) with an int8 index -1 returned -1, the data's
     only element; no policy reads 0-d data, and 'garbage' was disproved by hand: the value is 'ambiguous'."""

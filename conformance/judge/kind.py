@@ -40,7 +40,7 @@ from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import BasisStatus, ConditionKind, FindingKind, MismatchKind
 from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY, DtypeStatus
+from conformance.judge.verdict import STRAY, DtypeStatus, made_of
 from conformance.spec.basis import Basis, Ground, Silent, departed, dtype_requirement, index_ground, rule_ground
 from conformance.spec.catalog import TYPE_CONSTRAINED, spec
 
@@ -258,6 +258,32 @@ def zeros_from_nothing(case: Case, observed: Outcome | None) -> bool:
     return value.dtype.kind not in "OUS" and not value.view(np.uint8).any()
 
 
+def foreign_values(sig: Signature, case: Case, reference: Outcome, observed: Outcome | None) -> bool:
+    """Whether a value named by no policy word, a wrong value or one given where the reference raised, holds
+    numbers neither the data nor the reference's value holds, nor zero (a fill's): read from outside the input
+    (OpenVINO's GatherND-8 for a 0-length index tuple; Paddle's take_along_axis reading int8 indices as wider ones:
+    a stray read, a hazard where the docs are silent, audit of stop 48, 10A n=69 and n=111); strings, bools and
+    bfloat16 never are.
+
+    >>> sig = Signature("openvino.GatherND", "openvino", "1", "cpu", "opset", "value instead of error", "", ("empty",))
+    >>> case = Case("onnx.GatherND-11", np.array([[-2.5]], np.float32), np.zeros((3, 0), np.int64))
+    >>> error = Outcome(Kind.ERROR, error_class=ErrorClass.SHAPE_INVALID)
+    >>> foreign_values(sig, case, error, Outcome.returned(np.array([1e18, 3e-41, -2.5], np.float32)))
+    True
+    >>> foreign_values(sig, case, error, Outcome.returned(np.array([0.0, -2.5], np.float32)))
+    False
+    """
+    kinds = (MismatchKind.WRONG_VALUE, MismatchKind.VALUE_INSTEAD_OF_ERROR)
+    if sig.outcome.kind not in kinds or sig.policy is not None or observed is None or observed.value is None:
+        return False
+    value, data = np.asarray(observed.value), np.asarray(case.data)
+    theirs = [np.asarray(reference.value).reshape(-1)] if reference.value is not None else []
+    held = np.concatenate([data.reshape(-1), *theirs])
+    numeric = value.dtype.kind in "iufc" and held.dtype == value.dtype
+    held = np.append(held, held.dtype.type(0))  # a fill's value: zeros prove no garbage (audit of stop 47, 8A n=10)
+    return numeric and value.size > 0 and data.size > 0 and not made_of(value, held)
+
+
 def reads_past_index_batch(case: Case, observed: Outcome | None, policy: Behaviour | None = None) -> bool:
     """Whether ``observed`` holds values for data batches its indices lack: under ``batch_dims`` b, an index batch
     dimension shorter than the data's, and an answer as long as the data's there, each extra batch's index read from
@@ -305,7 +331,9 @@ def observed_kind(
     (:func:`reads_past_index_batch`) counting as a stray read. The
     one rule by which a finding and a pytest plugin item are classed."""
     stray = reads_from_nothing(case, observed) and not zeros_from_nothing(case, observed)
-    stray = stray or reads_past_index_batch(case, observed, sig.policy)
+    stray = (
+        stray or reads_past_index_batch(case, observed, sig.policy) or foreign_values(sig, case, reference, observed)
+    )
     return finding_kind(sig, basis or finding_basis(sig, reference, case, observed), stray)
 
 

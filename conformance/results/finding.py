@@ -19,11 +19,20 @@ from conformance.cases.counterfactual import brief
 from conformance.core.blame import Rule
 from conformance.core.case import Case, OpKey
 from conformance.core.outcome import Kind, Outcome
-from conformance.core.vocabulary import BasisStatus, ConditionKind, Feature, FindingKind, FindingStatus, MismatchKind
+from conformance.core.vocabulary import (
+    BasisStatus,
+    ConditionKind,
+    Feature,
+    FindingKind,
+    FindingStatus,
+    Mismatch,
+    MismatchKind,
+)
 from conformance.judge import rootcause
 from conformance.judge.cost import user_cost
 from conformance.judge.kind import (
     finding_basis,
+    foreign_values,
     observed_kind,
     rank,
     reads_from_nothing,
@@ -32,7 +41,7 @@ from conformance.judge.kind import (
 )
 from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY, DtypeStatus, made_of
+from conformance.judge.verdict import STRAY, DtypeStatus
 from conformance.spec.basis import Ground, dtype_requirement
 
 DRAWN = frozenset(
@@ -216,6 +225,8 @@ class Finding:
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
         elif self.misread_dtype is not None:
             outcome = f"{MismatchKind.UNDOCUMENTED_DTYPE} (in range too)"
+        elif (departs := self.dtype_no_part) is not None:
+            outcome = str(departs)
         trigger = ", ".join(t.name() for t in self.trigger)
         if self.signature.condition.kind is ConditionKind.SHAPES_REFUSED and (waived := waived_for_empty(self.case)):
             trigger = self._waived_words(waived)
@@ -234,7 +245,8 @@ class Finding:
             trigger = named
         elif self.signature.condition.kind is ConditionKind.PRECONDITION and (rule := self._broken_rule()):
             trigger = f"{trigger} (breaks: {rule})"  # batch_dims=1: of which rule, with which axis
-        if self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and OpKey.parse(self.case.op).opset:
+        dtype_named = self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and self.dtype_no_part is None
+        if dtype_named and OpKey.parse(self.case.op).opset:
             trigger = f"{trigger} in {self.case.op}"  # ONNX's types are its opset's: bfloat16 is GatherElements-13's
         return self.signature.words(trigger, outcome)
 
@@ -285,9 +297,8 @@ class Finding:
         return ", ".join(words) or f"{indices} indices"
 
     def _foreign_values(self) -> bool:
-        """A wrong value, named by no policy word, holding numbers neither the data nor the reference's value holds
-        (what OpenVINO's GatherND-8 answers for a 0-length index tuple), nor zero (a fill's); strings, bools and
-        bfloat16 never are.
+        """Its value holds numbers neither the data nor the reference's value holds
+        (:func:`~conformance.judge.kind.foreign_values`).
 
         >>> import numpy as np
         >>> sig = Signature("openvino.GatherND", "openvino", "1", "cpu", "opset", "wrong value", "", ("empty",))
@@ -297,16 +308,7 @@ class Finding:
         'openvino.GatherND on openvino 1 (cpu, opset): wrong value (garbage: values the data does not hold), for data
         (1, 1), indices []'
         """
-        got = self.outcomes.get(self.signature.oracle)
-        if self.signature.outcome.kind is not MismatchKind.WRONG_VALUE or self.signature.policy is not None:
-            return False
-        if got is None or got.value is None or self.reference.value is None:
-            return False
-        value, data = np.asarray(got.value), np.asarray(self.case.data)
-        held = np.concatenate([data.reshape(-1), np.asarray(self.reference.value).reshape(-1)])
-        numeric = value.dtype.kind in "iufc" and held.dtype == value.dtype
-        held = np.append(held, held.dtype.type(0))  # a fill's value: zeros prove no garbage (audit of stop 47, 8A n=10)
-        return numeric and value.size > 0 and data.size > 0 and not made_of(value, held)
+        return foreign_values(self.signature, self.case, self.reference, self.outcomes.get(self.signature.oracle))
 
     def _did(self) -> str:
         """What the framework did, in a few words: ``returns None``, ``reads outside its input``, ``returns values
@@ -356,14 +358,18 @@ class Finding:
         misread = self.misread_dtype
         if misread is not None:
             return dtype_requirement(self.case.op, index=misread is Feature.INDEX_DTYPE)
-        return finding_basis(self.signature, self.reference, self.case, self.outcomes.get(self.signature.oracle))
+        departs = self.dtype_no_part
+        sig = self.signature if departs is None else replace(self.signature, outcome=Mismatch(departs))
+        return finding_basis(sig, self.reference, self.case, self.outcomes.get(self.signature.oracle))
 
     @property
     def misread_dtype(self) -> Feature | None:
         """The dtype feature (index or data) that alone triggers the finding, where the docs do not list that dtype
         and the same call with its indices in range departs too (the out-of-range indices are no part of it): the
         finding is the dtype accepted and misread, not a bounds check (Paddle's take_along_axis with int8 indices
-        [3, 0] reads garbage, and with [0, 0] too: audit of stop 46, 7A n=61 and 6A n=68); None otherwise.
+        [3, 0] reads garbage, and with [0, 0] too: audit of stop 46, 7A n=61 and 6A n=68; also where the in-range
+        call departs as another finding does, which made it part of the trigger: audit of stop 48, 10A n=49); None
+        otherwise.
 
         >>> import numpy as np
         >>> sig = Signature("paddle.take_along_axis", "paddle", "3.3.1", "cpu", "dygraph", "value instead of error",
@@ -374,20 +380,50 @@ class Finding:
         >>> f = Finding(sig, case, Outcome.unsupported(""), {}, tried=[dtype, oob])
         >>> f.misread_dtype, replace(f, tried=[dtype]).misread_dtype
         (<Feature.INDEX_DTYPE: 'index dtype'>, None)
+        >>> replace(f, tried=[dtype, replace(oob, removes=True)]).misread_dtype
+        <Feature.INDEX_DTYPE: 'index dtype'>
         >>> f.title().endswith("undocumented dtype accepted (in range too), observed policy garbage, for int8 indices")
         True
         >>> f.basis.quote[-40:], f.kind.value
         ('Supported data type are int32 and int64.', 'hazard')
         """
-        features = {Feature(t.feature) for t in self.trigger}
+        in_range = [t for t in self.tried if Feature(t.feature) is Feature.OUT_OF_RANGE]
+        departs = any(not t.conforms for t in in_range)  # in range it still departs, as another finding or not
+        features = {Feature(t.feature) for t in self.trigger} - ({Feature.OUT_OF_RANGE} if departs else set())
         if len(features) != 1 or not features <= {Feature.INDEX_DTYPE, Feature.DATA_DTYPE}:
             return None
         (feature,) = features
         status = DtypeStatus.of(self.case)
         documented = status.index if feature is Feature.INDEX_DTYPE else status.data
-        in_range = [t for t in self.tried if Feature(t.feature) is Feature.OUT_OF_RANGE]
-        departs = any(not t.conforms and not t.removes for t in in_range)
         return feature if departs and not documented else None
+
+    @property
+    def dtype_no_part(self) -> MismatchKind | None:
+        """Where the judge named the finding "undocumented dtype accepted" but the same call with the ordinary dtype
+        departs the same way and another feature removes it, the dtype plays no part: the outcome the call departs
+        as whatever its dtype (a value instead of an error, a wrong value), else None. OpenVINO's ONNX GatherND
+        with int8 indices [-128] read stray bytes; int64 [-128] reads the same, and [0] conforms: its missing
+        bounds check, not the dtype (audit of stop 48, 10A n=54).
+
+        >>> import numpy as np
+        >>> sig = Signature("onnx.GatherND", "openvino-onnx", "1", "cpu", "onnx", "undocumented dtype accepted",
+        ...     "fills or garbage", ("undocumented dtype",))
+        >>> case = Case("onnx.GatherND-11", np.zeros((1, 1)), np.array([[-128]], np.int8))
+        >>> wide = Tried("index dtype", "", "int8", "int64", "value float32[1, 1]", False, False)
+        >>> oob = Tried("out-of-range indices", "", "[-128]", "[0]", "value float32[1, 1]", True, True)
+        >>> from conformance.core.outcome import ErrorClass
+        >>> error = Outcome(Kind.ERROR, error_class=ErrorClass.INDEX_OUT_OF_RANGE)
+        >>> f = Finding(sig, case, error, {}, tried=[wide, oob])
+        >>> str(f.dtype_no_part), f.title()[46:]
+        ('value instead of error', 'value instead of error, observed policy fills or garbage, for indices [-128]')
+        """
+        if self.signature.outcome.kind is not MismatchKind.UNDOCUMENTED_DTYPE or not self.trigger:
+            return None
+        dtypes = (Feature.INDEX_DTYPE, Feature.DATA_DTYPE)
+        if not any(Feature(t.feature) in dtypes and not t.removes for t in self.tried):
+            return None
+        errs = self.reference.kind is Kind.ERROR
+        return MismatchKind.VALUE_INSTEAD_OF_ERROR if errs else MismatchKind.WRONG_VALUE
 
     def fact(self) -> Signature:
         """The finding's identity across execution modes (:func:`~conformance.judge.rootcause.fact`)."""

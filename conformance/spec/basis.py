@@ -312,9 +312,16 @@ BASES: dict[str, OpBasis] = {
             "negatives are not documented: the catalog holds indices to [0, size), the range gather's equations read"
         ),
         _tg("index (LongTensor): the indices of elements to gather"),
-        _tg("It is also required that index.size(d) <= input.size(d) for all dimensions d != dim."),
+        _requires(  # "required", "must": no error promised (audit of stop 48, 10A n=21; pytorch#134244)
+            "It is also required that index.size(d) <= input.size(d) for all dimensions d != dim.",
+            spec("torch.gather").doc,
+        ),
         {"dim": _tg("dim (int): the axis along which to index")},
-        rules={Rule.RANK_MISMATCH: _tg("input and index must have the same number of dimensions.")},
+        rules={
+            Rule.RANK_MISMATCH: _requires(
+                "input and index must have the same number of dimensions.", spec("torch.gather").doc
+            )
+        },
     ),
     "torch.take": OpBasis(
         Silent(
