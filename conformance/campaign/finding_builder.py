@@ -35,7 +35,7 @@ from conformance.core.vocabulary import POLICY_REGIMES, ConditionKind, MismatchK
 from conformance.judge.judged import Judged, judgement
 from conformance.judge.rootcause import BEYOND_INT32, NARROWING, fact, still_shows
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import narrowed, reference_outcome
+from conformance.judge.verdict import judged_reference, narrowed, reference_outcome
 from conformance.results.finding import Finding, Tried, ranked
 
 FAULTS = (Kind.CRASH, Kind.TIMEOUT)
@@ -350,7 +350,7 @@ def _assembled(
     op = hit.case.op
     own = [j for j in judged if j.case.op == op]
     case = hit.case
-    ref = reference_outcome(case)
+    ref = judged_reference(case)
     with_op = [o for o in (oracles if scripted is None else scripted) if op in infos[o.name].ops]
     w = written(case, ref, with_op, {j.oracle: j.outcome for j in own}, {sig.oracle: sig})
     also = {j.case.op: 1 for j in judged if j.case.op != op and j.oracle == sig.oracle and _shows(j, sig)}
@@ -493,11 +493,12 @@ def quick_finding(
     """The first example as it was drawn, with only its own oracle's outcome
     and reproducer: what a finding is when time is up (no re-runs)."""
     j = first.judged
-    w = written(j.case, j.reference, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else None
+    ref = judged_reference(j.case)
+    w = written(j.case, ref, [oracle], {j.oracle: j.outcome}, {j.oracle: sig}) if oracle else None
     return Finding(
         sig,
         j.case,
-        j.reference,
+        ref,
         {j.oracle: j.outcome},
         count,
         round(first.seconds, 3),

@@ -665,6 +665,19 @@ def as_int_reading(case: Case, ref: Outcome) -> Case | None:
     return replace(case, attrs={**case.attrs, name: int(value)}) if isinstance(value, (bool, np.bool_)) else None
 
 
+def judged_reference(case: Case) -> Outcome:
+    """What ``case`` is judged against: the reference's outcome, or, where the reference refused a bool given for
+    an int (:func:`as_int_reading`), the int's; a finding's expected answer and its name rest on it.
+
+    >>> case = Case("numpy.take", np.arange(4.0).reshape(2, 2), np.array([1]), {"axis": True})
+    >>> judged_reference(case).value.tolist()
+    [[1.0], [3.0]]
+    """
+    ref = reference_outcome(case)
+    as_int = as_int_reading(case, ref)
+    return ref if as_int is None else reference_outcome(as_int)
+
+
 def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, framework: str, mode: str = "") -> Verdict:
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
         return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
