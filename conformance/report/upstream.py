@@ -26,7 +26,8 @@ oracle that writes none) shows its full reproducer, which prints
 ...             upstream_scripts={"torch": "import numpy as np\\nimport torch\\n"})
 >>> text = issue_text(f, {"versions": {"torch": "2.13.0"}, "platform": "Linux", "python": "3.11.7"})
 >>> print(text.splitlines()[0])
-# `torch.gather(data, indices, dim=0)` returns a value instead of an error (it wraps) for data (3,), indices [3], dim=0
+# `torch.gather(data, indices, dim=0)` returns a value instead of an error (it wraps) for data (3,), indices (1,) [3],
+dim=0
 >>> print(text.split("## Reproduce", 1)[1].split("## What", 1)[0].strip())
 Save as `repro.py` and run `python repro.py` (it needs only torch and NumPy): it prints what the docs ask for, then
 what the call gives.

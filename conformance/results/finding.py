@@ -171,7 +171,7 @@ class Finding:
         >>> f = Finding(sig, Case("paddle.take_along_axis", np.zeros(3), np.zeros(1, np.int8)), Outcome.unsupported(""),
         ...     {}, tried=[Tried("index dtype", "", "int8", "int64", "value", True, True)])
         >>> f.trigger_words(), replace(f, tried=[]).trigger_words()
-        ('int8 indices', 'data (3,), indices [0]')
+        ('int8 indices', 'data (3,), indices (1,) [0]')
         """
         if self.trigger:
             return ", ".join(t.name() for t in self.trigger)
@@ -188,10 +188,11 @@ class Finding:
         ...     ("in-range",))
         >>> case = Case("onnx.GatherElements-11", np.zeros((1, 70, 1)), np.full((1, 1, 1), 69), {"axis": 1})
         >>> Finding(sig, case, Outcome.unsupported(""), {})._case_words()
-        'data (1, 70, 1), indices [69], axis=1'
+        'data (1, 70, 1), indices (1, 1, 1) [69], axis=1'
         """
         attrs = "".join(f", {name}={value!r}" for name, value in self.case.attrs.items())
-        return f"data {np.shape(self.case.data)}, indices {brief(np.asarray(self.case.indices))}{attrs}"
+        indices = np.asarray(self.case.indices)
+        return f"data {np.shape(self.case.data)}, indices {indices.shape} {brief(indices)}{attrs}"
 
     def title(self) -> str:
         """The finding in one line, named by its trigger where one is proven (:meth:`trigger_words`), else by its
@@ -306,7 +307,7 @@ class Finding:
         >>> ref = Outcome.returned(np.full((2, 1, 1), -2.5, np.float32))
         >>> Finding(sig, case, ref, {"openvino": Outcome.returned(np.array([[[1e-36]], [[-2.5]]], np.float32))}).title()
         'openvino.GatherND on openvino 1 (cpu, opset): wrong value (garbage: values the data does not hold), for data
-        (1, 1), indices []'
+        (1, 1), indices (2, 0) []'
         """
         return foreign_values(self.signature, self.case, self.reference, self.outcomes.get(self.signature.oracle))
 
