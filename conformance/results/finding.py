@@ -211,7 +211,7 @@ class Finding:
         >>> Finding(sig, Case("torch.gather", np.zeros(2), np.array(1)), Outcome.unsupported(""), {}).title()[38:]
         'value instead of error, for precondition: rank mismatch (data (2,), indices ())'
         """
-        outcome = ""
+        outcome, misread = "", self.misread_dtype  # a dtype misread: the out-of-range indices are no part of it
         if self.signature.outcome.kind is MismatchKind.SPEC_SILENT:  # "spec silent" only where the docs are
             status = {
                 BasisStatus.UNDEFINED: "undefined by the docs",
@@ -224,11 +224,11 @@ class Finding:
             outcome = f"{self.signature.outcome} (batches the indices lack: their indices read past the buffer)"
         elif self._foreign_values():
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
-        elif self.misread_dtype is not None:
+        elif misread is not None:
             outcome = f"{MismatchKind.UNDOCUMENTED_DTYPE} (in range too)"
         elif (departs := self.dtype_no_part) is not None:
             outcome = str(departs)
-        trigger = ", ".join(t.name() for t in self.trigger)
+        trigger = ", ".join(t.name() for t in self.trigger if misread is None or Feature(t.feature) is misread)
         if self.signature.condition.kind is ConditionKind.SHAPES_REFUSED and (waived := waived_for_empty(self.case)):
             trigger = self._waived_words(waived)
         blamed = self.reference.argument  # the attribute the reference's typed error blames, named with its value
@@ -381,8 +381,9 @@ class Finding:
         >>> f = Finding(sig, case, Outcome.unsupported(""), {}, tried=[dtype, oob])
         >>> f.misread_dtype, replace(f, tried=[dtype]).misread_dtype
         (<Feature.INDEX_DTYPE: 'index dtype'>, None)
-        >>> replace(f, tried=[dtype, replace(oob, removes=True)]).misread_dtype
-        <Feature.INDEX_DTYPE: 'index dtype'>
+        >>> g = replace(f, tried=[dtype, replace(oob, removes=True)])
+        >>> g.misread_dtype, g.title().endswith("(in range too), observed policy garbage, for int8 indices")
+        (<Feature.INDEX_DTYPE: 'index dtype'>, True)
         >>> f.title().endswith("undocumented dtype accepted (in range too), observed policy garbage, for int8 indices")
         True
         >>> f.basis.quote[-40:], f.kind.value
