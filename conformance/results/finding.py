@@ -37,7 +37,6 @@ from conformance.judge.kind import (
     rank,
     reads_from_nothing,
     reads_past_index_batch,
-    zeros_from_nothing,
 )
 from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
@@ -219,7 +218,7 @@ class Finding:
             }.get(self.basis.status, "the docs are silent")
             outcome = f"{self._did()} ({status})"
         elif self.from_nothing and self.signature.policy is None:
-            outcome = f"{self.signature.outcome} ({self._from_nothing_words()})"
+            outcome = f"{self.signature.outcome} (from an empty input: fills or garbage)"
         elif reads_past_index_batch(self.case, self.outcomes.get(self.signature.oracle), self.signature.policy):
             outcome = f"{self.signature.outcome} (batches the indices lack: their indices read past the buffer)"
         elif self._foreign_values():
@@ -313,7 +312,7 @@ class Finding:
 
     def _did(self) -> str:
         """What the framework did, in a few words: ``returns None``, ``reads outside its input``, ``returns values
-        from an empty input (fills or garbage)`` (``returns zeros from an empty input``), ``raises IndexError``."""
+        from an empty input (fills or garbage)``, ``raises IndexError``."""
         got = self.outcomes.get(self.signature.oracle)
         if got is None or got.kind is not Kind.VALUE:
             return f"raises {got.error_type}" if got is not None and got.kind is Kind.ERROR else "answers"
@@ -322,20 +321,8 @@ class Finding:
         if self.signature.policy in STRAY:
             return "reads outside its input"
         if self.from_nothing:
-            zeros = zeros_from_nothing(self.case, got)
-            return (
-                "returns zeros from an empty input"
-                if zeros
-                else "returns values from an empty input (fills or garbage)"
-            )
+            return "returns values from an empty input (fills or garbage)"
         return "returns a value"
-
-    def _from_nothing_words(self) -> str:
-        """What a value read from an empty input holds: zeros, every bit (a fill,
-        :func:`~conformance.judge.kind.zeros_from_nothing`), or values that are fills or garbage."""
-        if zeros_from_nothing(self.case, self.outcomes.get(self.signature.oracle)):
-            return "zeros from an empty input"
-        return "read from an empty input: fills or garbage"
 
     def __post_init__(self) -> None:
         self.status = FindingStatus(self.status)
