@@ -129,8 +129,8 @@ def finding_basis(
     if quiet is not None:
         return quiet
     if sig.outcome.kind is MismatchKind.INTERNAL and reference is not None and reference.kind is Kind.ERROR:
-        required = rule_ground(key, Rule(reference.rule), reference.argument or "") if reference.rule else None
-        return required if isinstance(required, Basis) and required.status is BasisStatus.SILENT else INTERNAL_FOR_ERROR
+        only = rule_ground(key, Rule(reference.rule), reference.argument or "") if reference.rule else None
+        return only if isinstance(only, Basis) and only.status is BasisStatus.SILENT else INTERNAL_FOR_ERROR
     try:
         mode_attr = spec(key).mode_attr
         hang = sig.outcome.kind is MismatchKind.TIMEOUT and reference is not None and reference.kind is Kind.VALUE
