@@ -18,7 +18,7 @@ ARGS = [
     "--gc-oracles",
     "numpy",
     "--gc-ops",
-    "numpy.take_along_axis,numpy.advanced_indexing",
+    "numpy.take_along_axis,numpy.take,numpy.advanced_indexing",
     "-q",
     "-p",
     "no:cacheprovider",

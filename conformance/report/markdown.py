@@ -231,7 +231,7 @@ def finding_row(view: FindingView) -> list[str]:
     >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("in-range",))
     >>> f = Finding(sig, Case("t.g", np.zeros(1), np.zeros(1, int)), Outcome.returned(np.zeros(1)), {}, count=2)
     >>> finding_row(finding_views([f])[0])
-    ['F1', 'NEW', 'hazard', 't.g on t 1 (cpu, eager): crash, for in-range', '2', '0 s']
+    ['F1', 'NEW', 'hazard', 't.g on t 1 (cpu, eager): crash, for data (1,), indices (1,) [0]', '2', '0 s']
     """
     f = view.finding
     status = f.status.value.upper() if f.status is FindingStatus.NEW else f.status.value
