@@ -74,12 +74,12 @@ def _not_shown(finding: Finding, script: str, folder: Path) -> tuple[Any, ...] |
     """Why the short ``script`` of ``finding``, run alone in ``folder`` (no PYTHONPATH), does not show it, or None.
     It must print what the docs ask for, then: the observed value (its dtype and shape; its elements too where they
     follow a named policy or are a NaN's bits, not whatever memory held), the observed error's type (exit status 1),
-    a crash (any other end), or no answer in 20 s for a hang (the campaign gave it 1 s; numpy.take's mode='wrap' on
+    a crash (any other end), or no answer in 10 s for a hang (the campaign gave it 1 s; numpy.take's mode='wrap' on
     INT64_MIN would take years)."""
     observed = finding.outcomes[finding.signature.oracle]
     (folder / "repro.py").write_text(script)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    limit = 20 if observed.kind is Kind.TIMEOUT else 120
+    limit = 10 if observed.kind is Kind.TIMEOUT else 120
     try:
         done = subprocess.run(
             [sys.executable, "repro.py"],
