@@ -460,23 +460,11 @@ def test_an_argument_of_the_wrong_type_is_an_attribute_type_whatever_attribute_i
     # regression: batch_dims=True / 1.5 was "precondition: batch_dims out of range" (seed 11 and 13 named
     # one fact two ways), fill_value='1' and broadcast=1.5 "precondition: precondition"; a bool is a rule of its own
     # (issue 39: Python's bool is an int, and no doc says True is refused: only an answer other than the int's is one)
-    bool_attr = _judged(
-        "openvino.GatherND",
-        np.zeros((1, 2)),
-        np.zeros((1, 1), np.int64),
-        Outcome.returned(np.ones(1)),
-        "in-range",
-        batch_dims=True,
+    bool_attr, as_one = (
+        _judged("openvino.GatherND", np.zeros((1, 2)), np.zeros((1, 1), np.int64), got, "in-range", batch_dims=True)
+        for got in (Outcome.returned(np.ones(1)), Outcome.returned(np.zeros(1)))
     )
     assert bool_attr.signature().tags == ("in-range",), bool_attr.signature().words()  # judged as batch_dims=1
-    as_one = _judged(
-        "openvino.GatherND",
-        np.zeros((1, 2)),
-        np.zeros((1, 1), np.int64),
-        Outcome.returned(np.zeros(1)),
-        "in-range",
-        batch_dims=True,
-    )
     assert as_one.verdict.conforms
     cases = [
         ("tensorflow.gather_nd", np.zeros((2, 2)), np.zeros((2, 1), np.int64), {"batch_dims": 1.5}),

@@ -100,7 +100,6 @@ from conformance.judge.verdict import (
     as_int_reading,
     fitting_words,
     observed_policy,
-    reference_outcome,
 )
 
 UNNAMED_RULE = Rule.UNNAMED
@@ -461,9 +460,9 @@ def signature(case: Case, info: OracleInfo, verdict: Verdict, got: Outcome, refe
     >>> signature(case, info, verdict, Outcome.returned(np.zeros(1)), None).words()
     'onnx.Gather on ort 1.31.1 (cpu, session): wrong value, observed policy clamps (raw), for bad index'
     """
-    as_int = as_int_reading(case, reference) if reference is not None else None
-    if as_int is not None:  # judged on the int a bool stands for (verdict._verdict): named on it too
-        case, reference = as_int, reference_outcome(as_int)
+    read = as_int_reading(case, reference) if reference is not None else None
+    if read is not None:  # judged on the int a bool stands for (verdict._verdict): named on it too
+        case, reference = read
     cond = condition(case, verdict, got, reference)
     refused = cond.kind is ConditionKind.ATTRIBUTE
     in_regime = case.tags is not None and case.tags.regime in POLICY_REGIMES

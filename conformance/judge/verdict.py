@@ -646,23 +646,28 @@ def _value_word(got: Outcome, ref: Outcome) -> Behaviour:
     return Behaviour.AS_DOCUMENTED if same else Behaviour.GARBAGE
 
 
-def as_int_reading(case: Case, ref: Outcome) -> Case | None:
+def as_int_reading(case: Case, ref: Outcome) -> tuple[Case, Outcome] | None:
     """``case`` with the bool attribute the reference refused (its typed error: rule ``attribute bool``) given as
-    the int it is in Python (``True == 1``), or None where the reference refused no bool. The docs type such an
+    the int it is in Python (``True == 1``), and the reference's outcome for it; None where the reference refused no
+    bool. The docs type such an
     attribute as an int and do not say whether a bool is one: a framework that reads ``axis=True`` as ``axis=1``
     follows Python, one that refuses it is strict, and both conform; only what departs from the int's answer is a
     finding (NumPy, JAX, MLX and OpenVINO reading ``axis=True`` as 1 were filed as findings: audit of stop 48, 10A
     n=79, 83, 102).
 
     >>> case = Case("numpy.take", np.arange(4.0).reshape(2, 2), np.array([1]), {"axis": True})
-    >>> as_int_reading(case, reference_outcome(case)).attrs
-    {'axis': 1}
+    >>> as_int, its_ref = as_int_reading(case, reference_outcome(case))
+    >>> as_int.attrs, its_ref.value.tolist()
+    ({'axis': 1}, [[1.0], [3.0]])
     """
     name = ref.argument
     if ref.kind is not Kind.ERROR or ref.rule != Rule.ATTRIBUTE_BOOL or name is None:
         return None
     value = case.attrs.get(name)
-    return replace(case, attrs={**case.attrs, name: int(value)}) if isinstance(value, (bool, np.bool_)) else None
+    if not isinstance(value, (bool, np.bool_)):
+        return None
+    as_int = replace(case, attrs={**case.attrs, name: int(value)})
+    return as_int, reference_outcome(as_int)
 
 
 def judged_reference(case: Case) -> Outcome:
@@ -674,18 +679,18 @@ def judged_reference(case: Case) -> Outcome:
     [[1.0], [3.0]]
     """
     ref = reference_outcome(case)
-    as_int = as_int_reading(case, ref)
-    return ref if as_int is None else reference_outcome(as_int)
+    read = as_int_reading(case, ref)
+    return ref if read is None else read[1]
 
 
 def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, framework: str, mode: str = "") -> Verdict:
     if got.kind in (Kind.UNSUPPORTED, Kind.NOT_RUN):  # nothing was asked of the framework
         return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
-    as_int = as_int_reading(case, ref)
-    if as_int is not None and got.kind is Kind.ERROR and got.error_class is not ErrorClass.INTERNAL:
+    read = as_int_reading(case, ref)
+    if read is not None and got.kind is Kind.ERROR and got.error_class is not ErrorClass.INTERNAL:
         return Verdict(True, Mismatch.OK, Behaviour.RAISES)  # a bool refused where an int is asked for: strict
-    if as_int is not None:  # read as the int it is, or not: judged on the int's answer
-        return _verdict(as_int, reference_outcome(as_int), got, PolicyValues(as_int), framework, mode)
+    if read is not None:  # read as the int it is, or not: judged on the int's answer
+        return _verdict(read[0], read[1], got, PolicyValues(read[0]), framework, mode)
     dtypes = DtypeStatus.of(case, framework, mode)
     outcome = Mismatch.OK if _runtime_shape_limit(case, got, framework) else _mismatch(case, ref, got, dtypes)
     regime = case.tags.regime if case.tags else None

@@ -189,9 +189,12 @@ class Finding:
         >>> Finding(sig, case, Outcome.unsupported(""), {})._case_words()
         'data (1, 70, 1), indices (1, 1, 1) [69], axis=1'
         """
-        attrs = "".join(f", {name}={value!r}" for name, value in self.case.attrs.items())
         indices = np.asarray(self.case.indices)
-        return f"data {np.shape(self.case.data)}, indices {indices.shape} {brief(indices)}{attrs}"
+        return f"data {np.shape(self.case.data)}, indices {indices.shape} {brief(indices)}{self._attrs_words()}"
+
+    def _attrs_words(self) -> str:
+        """The case's attributes as a title's tail: ``, axis=1, mode='clip'`` ("" where it has none)."""
+        return "".join(f", {name}={value!r}" for name, value in self.case.attrs.items())
 
     def title(self) -> str:
         """The finding in one line, named by its trigger where one is proven (:meth:`trigger_words`), else by its
@@ -211,6 +214,7 @@ class Finding:
         'value instead of error, for precondition: rank mismatch (data (2,), indices ())'
         """
         outcome, misread = "", self.misread_dtype  # a dtype misread: the out-of-range indices are no part of it
+        departs = self.dtype_no_part
         if self.signature.outcome.kind is MismatchKind.SPEC_SILENT:  # "spec silent" only where the docs are
             status = {
                 BasisStatus.UNDEFINED: "undefined by the docs",
@@ -225,7 +229,7 @@ class Finding:
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
         elif misread is not None:
             outcome = f"{MismatchKind.UNDOCUMENTED_DTYPE} (in range too)"
-        elif (departs := self.dtype_no_part) is not None:
+        elif departs is not None:
             outcome = str(departs)
         trigger = ", ".join(t.name() for t in self.trigger if misread is None or Feature(t.feature) is misread)
         if self.signature.condition.kind is ConditionKind.SHAPES_REFUSED and (waived := waived_for_empty(self.case)):
@@ -245,7 +249,7 @@ class Finding:
             trigger = named
         elif self.signature.condition.kind is ConditionKind.PRECONDITION and (rule := self._broken_rule()):
             trigger = f"{trigger} (breaks: {rule})"  # batch_dims=1: of which rule, with which axis
-        dtype_named = self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and self.dtype_no_part is None
+        dtype_named = self.signature.outcome.kind is MismatchKind.UNDOCUMENTED_DTYPE and departs is None
         if dtype_named and OpKey.parse(self.case.op).opset:
             trigger = f"{trigger} in {self.case.op}"  # ONNX's types are its opset's: bfloat16 is GatherElements-13's
         return self.signature.words(trigger, outcome)
@@ -259,10 +263,9 @@ class Finding:
         >>> Finding(sig, case, Outcome.returned(np.zeros((4, 0))), {})._waived_words(Rule.INDEX_LARGER)
         "empty indices (4, 0), which with elements would break 'index larger than input' (data (1, 1), axis=1)"
         """
-        attrs = "".join(f", {name}={value!r}" for name, value in self.case.attrs.items())
         return (
             f"empty indices {np.shape(self.case.indices)}, which with elements would break '{rule.value}' "
-            f"(data {np.shape(self.case.data)}{attrs})"
+            f"(data {np.shape(self.case.data)}{self._attrs_words()})"
         )
 
     def _broken_rule(self) -> str:
