@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -57,13 +58,15 @@ from enum import Enum
 import numpy as np
 
 from conformance.cases.class_case import ClassCase, axis_sizes, index_regime
-from conformance.cases.translate import domain_classes, targets, translate
+from conformance.cases.translate import domain_classes, domain_value, int_reading, targets, translate
 from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.core.case import Case
 from conformance.core.vocabulary import AttrRole, AttrValue, Layout, Regime
 from conformance.spec.catalog import spec, specs
+from conformance.spec.errors import IndexOutOfRangeError, PreconditionError
 from conformance.spec.plans import EqClass
+from conformance.spec.reference import reference
 
 Shape = tuple[int, ...]
 E, F, B, N = EqClass.ELEMENT, EqClass.FLAT, EqClass.BLOCK, EqClass.ND
@@ -101,6 +104,20 @@ class AtlasCondition:
     eq_classes: tuple[EqClass, ...]
     policy: bool = False
     every_mode: bool = False
+    shaped: bool = False
+    """The condition is an attribute's value itself (an axis): like a rank, a broadcast or batch dimensions."""
+
+    @property
+    def revertible(self) -> bool:
+        """Whether the condition is a feature its probes can revert (:func:`ordinary`): index values, an index or
+        data dtype, emptiness, an attribute's type, a layout. A shape (ranks, broadcasting, batch dimensions) or an
+        attribute's value (an axis) is the condition itself: its probe is the base case with that one change, and
+        there is nothing to revert it to.
+
+        >>> condition("attr-batch-dims-str").revertible, condition("batch-mismatch").revertible
+        (True, False)
+        """
+        return not self.shaped and self.group not in (Group.RANK, Group.BROADCAST, Group.BATCH)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -110,6 +127,8 @@ class AtlasCondition:
             "eq_classes": [c.value for c in self.eq_classes],
             "policy": self.policy,
             "every_mode": self.every_mode or self.policy,
+            "revertible": self.revertible,
+            "unisolated": {f"{eq.value}: {op}": why for (key, eq, op), why in isolation().items() if key == self.key},
         }
 
 
@@ -278,10 +297,29 @@ def attr_condition_key(role: AttrRole, value: AttrValue) -> str:
     return f"attr-{role.value.replace('_', '-')}-{value.name.lower().replace('_', '-')}"
 
 
+def _attr_domain(role: AttrRole, value: AttrValue) -> Build:
+    """The base case with ``role``'s attribute given a value of type ``value``, on shapes where the value's int
+    reading (:func:`~conformance.cases.translate.int_reading`: ``batch_dims='1'`` reads as 1) is valid, so that a
+    framework that reads it answers a value, and one that refuses it refuses the type alone: ``batch_dims`` on the
+    equal batch dimensions of ``batch-equal`` (the ND base, data (5, 4) and indices (3, 1), breaks
+    ``batch_dims=1`` by its batch sizes 5 and 3: issue 44), ``axis=None`` on 1-D data (where it flattens the data or
+    names its first axis, indices in range of either are in range of both: ``tf.gather``'s first axis of the base
+    case is 2 long), every other attribute on the base case (axis 1).
+
+    >>> [(s.data_shape, s.index_shape, s.batch_dims) for s in _attr_domain(AttrRole.BATCH_DIMS, AttrValue.STR)(N)]
+    [((2, 5, 4), (2, 3, 1), 1)]
+    """
+    if role is AttrRole.BATCH_DIMS:
+        return lambda eq: [replace(s, attr_domain=(role, value)) for s in _batch((2, 5), (2, 3))(eq)]
+    if role is AttrRole.AXIS and value is AttrValue.NONE:  # 1-D data: flattening it, or its first axis, is axis 0
+        return lambda eq: [_Spec((5,), (3,), 0, attr_domain=(role, value))]
+    return _base(attr_domain=(role, value))
+
+
 _ATTR_ROWS = [
     (
         AtlasCondition(attr_condition_key(role, value), f"{role.value} given {value.value}", _A, domain_classes(role)),
-        _base(attr_domain=(role, value)),
+        _attr_domain(role, value),
     )
     for role in AttrRole
     for value in AttrValue
@@ -403,7 +441,7 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     ),
     (
         AtlasCondition("empty-axis-2d-oob", "2-D data with an empty gathered axis, one index out of range", _EM, (E,)),
-        _by_class({E: _Spec((2, 0), (1, 1), 1, put=_OOB7)}),
+        _by_class({E: _Spec((2, 0), (2, 1), 1, put=_OOB7)}),
     ),
     (
         AtlasCondition(
@@ -531,11 +569,11 @@ _ROWS: tuple[tuple[AtlasCondition, Build], ...] = (
     (AtlasCondition("batch-above-axis", "batch_dims 1 greater than axis 0", _BA, (B,)), _batch((2, 5), (2, 3), axis=0)),
     (AtlasCondition("k-zero", "indices.shape[-1] of 0", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 0))})),
     (AtlasCondition("k-full", "indices.shape[-1] of the full rank", _BA, (N,)), _by_class({N: _Spec((5, 4), (3, 2))})),
-    (AtlasCondition("axis-minus-r", "axis -r", _A, (E, B)), _moved(-3)),
-    (AtlasCondition("axis-minus-1", "axis -1", _A, (E, B)), _moved(-1)),
-    (AtlasCondition("axis-r-minus-1", "axis r - 1", _A, (E, B)), _moved(2)),
-    (AtlasCondition("axis-r", "axis r (out of range)", _A, (E, B)), _moved(3)),
-    (AtlasCondition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B)), _moved(-4)),
+    (AtlasCondition("axis-minus-r", "axis -r", _A, (E, B), shaped=True), _moved(-3)),
+    (AtlasCondition("axis-minus-1", "axis -1", _A, (E, B), shaped=True), _moved(-1)),
+    (AtlasCondition("axis-r-minus-1", "axis r - 1", _A, (E, B), shaped=True), _moved(2)),
+    (AtlasCondition("axis-r", "axis r (out of range)", _A, (E, B), shaped=True), _moved(3)),
+    (AtlasCondition("axis-minus-r-minus-1", "axis -r - 1 (out of range)", _A, (E, B), shaped=True), _moved(-4)),
     *_ATTR_ROWS,
     *_MODE_WORD_ROWS,
     *((AtlasCondition(f"index-{d}", f"{d} indices", _D, ALL), _base(index_dtype=d)) for d in INDEX_DTYPES),
@@ -681,6 +719,71 @@ def probes(eq_class: EqClass) -> list[Probe]:
 def all_probes() -> list[Probe]:
     """Every probe of every class, class by class (:class:`EqClass` order)."""
     return [p for eq in EqClass for p in probes(eq)]
+
+
+def ordinary(probe: Probe) -> Probe:
+    """``probe`` with its condition's features back at their ordinary values (issue 44): the attribute at its int
+    reading (:func:`~conformance.cases.translate.int_reading`; a value without one, at the base case's), no mode
+    word, indices in range (``(2 i + 1) mod size``), int64 indices, float32 data of distinct values, every
+    dimension non-empty (a 0 made 1), a contiguous layout; the shapes otherwise, the axis, ``batch_dims`` and the
+    mode selector kept. A probe isolates its condition where this is a case the reference gives a value for.
+
+    >>> p = next(p for p in probes(N) if p.condition == "attr-batch-dims-str")
+    >>> [(c.attrs, c.indices.shape) for c in cases_of(p, ["tensorflow.gather_nd"])]
+    [({'batch_dims': '1'}, (2, 3, 1))]
+    >>> [(c.attrs, c.indices.shape) for c in cases_of(ordinary(p), ["tensorflow.gather_nd"])]
+    [({'batch_dims': 1}, (2, 3, 1))]
+    """
+    cc = probe.class_case
+    axis, batch_dims = cc.axis, cc.batch_dims
+    if cc.attr_domain is not None:
+        role, value = cc.attr_domain
+        read = int_reading(domain_value(role, value, cc))
+        axis = read if read is not None and role is AttrRole.AXIS else axis
+        batch_dims = read if read is not None and role is AttrRole.BATCH_DIMS else batch_dims
+    data, idx = (tuple(n or 1 for n in shape) for shape in (cc.data_shape, cc.index_shape))
+    return _probe(probe.condition, probe.eq_class, _Spec(data, idx, axis, batch_dims), cc.mode)
+
+
+def _refusal(case: Case, group: Group | None = None) -> str | None:
+    """Why the reference refuses ``case`` (its error's words); None where it gives a value, or, given the
+    condition's ``group``, where it refuses for that condition: an index out of range (index values, emptiness),
+    a rule that blames the attribute (attributes), any refusal of a dtype (dtypes)."""
+    try:
+        reference(case.op, case.data, case.indices, check_dtypes=False, **case.attrs)
+    except (PreconditionError, IndexOutOfRangeError, IndexError, ValueError, TypeError) as exc:
+        own = (
+            group is Group.DTYPE
+            or (group in (Group.INDEX, Group.EMPTY) and isinstance(exc, IndexOutOfRangeError))
+            or (group is Group.ATTRIBUTE and isinstance(exc, PreconditionError) and exc.blames_attribute)
+        )
+        return None if own else f"{type(exc).__name__}: {exc}"
+    return None
+
+
+@functools.cache
+def isolation() -> dict[tuple[str, EqClass, str], str]:
+    """Where a probe of a revertible condition does not isolate it (issue 44): (condition, class, op) with why.
+    A probe isolates its condition for an op where the reference refuses its case for that condition alone (an
+    index out of range for an index value; a rule of the attribute for an attribute's value) or gives a value, and
+    gives a value with the condition reverted (:func:`ordinary`). What is left comes with another rule of the op:
+    a 0-d index where the op takes 1-D ones (``paddle.index_select``), an empty outer dimension of the data where
+    the indices may not be larger (``onnx.GatherElements``); the atlas says so beside the cell.
+
+    >>> sorted(op for k, _, op in isolation() if k == "empty-outer-scalar")
+    ['array_api.take', 'paddle.index_select']
+    """
+    out: dict[tuple[str, EqClass, str], str] = {}
+    for p in all_probes():
+        c = condition(p.condition)
+        if c.revertible:
+            cases = cases_of(p)
+            back = {b.op: b for b in cases_of(ordinary(p), [a.op for a in cases])}
+            for case in cases:
+                why = _refusal(case, c.group) or _refusal(back[case.op])
+                if why is not None:
+                    out.setdefault((p.condition, p.eq_class, case.op), why)
+    return out
 
 
 def runs_mode(op: str, mode: int) -> bool:

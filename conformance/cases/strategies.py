@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 
 from conformance.cases.class_case import ClassCase, Shape, valid_axis
-from conformance.cases.translate import domain_classes
+from conformance.cases.translate import FIXED_VALUES, domain_classes, int_reading
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
 from conformance.core.vocabulary import DRAWN_LAYOUTS, REGIMES, AttrRole, AttrValue, Layout, Regime
 from conformance.spec.catalog import specs
@@ -206,7 +206,33 @@ def class_cases(draw: st.DrawFn, eq_classes: tuple[EqClass, ...] = tuple(EqClass
     mode = draw(st.integers(0, MODES - 1))
     seed = draw(st.integers(0, 2**16))
     domain = draw(_attr_domains(eq_class)) if draw(st.integers(0, 15)) == 0 else None
+    domain = domain if domain is None or carries_reading(domain, data, axis, b) else None
     return ClassCase(eq_class, data, idx, axis, b, data_dtype, index_dtype, regime, special, layout, mode, seed, domain)
+
+
+def carries_reading(domain: tuple[AttrRole, AttrValue], data: tuple[int, ...], axis: int | None, b: int) -> bool:
+    """Whether a drawn case can take ``domain``: a value with an int reading (``'1'``, ``1.5``, ``True`` read as 1:
+    :func:`~conformance.cases.translate.int_reading`) goes only to a case whose axis or ``batch_dims`` is that
+    int, so a framework that reads it answers the case's own value and one that refuses it refuses the type alone
+    (issue 44); any other value (None, the int64 extremes, just outside) goes to any case. A domain drawn for
+    another case is dropped, not redrawn: the draws, and so every later case of a seed, stay as they were.
+
+    >>> carries_reading((AttrRole.BATCH_DIMS, AttrValue.STR), (2, 5), None, 1)
+    True
+    >>> carries_reading((AttrRole.BATCH_DIMS, AttrValue.STR), (5, 4), None, 0)
+    False
+    >>> carries_reading((AttrRole.AXIS, AttrValue.FLOAT), (2, 5, 2), -2, 0)  # axis -2 of rank 3 is axis 1
+    True
+    >>> carries_reading((AttrRole.AXIS, AttrValue.NONE), (3,), 0, 0)
+    True
+    """
+    role, value = domain
+    read = int_reading(FIXED_VALUES.get(value))
+    if read is None or role not in (AttrRole.AXIS, AttrRole.BATCH_DIMS):
+        return True
+    if role is AttrRole.BATCH_DIMS:
+        return b == read
+    return axis is not None and -len(data) <= axis < len(data) and axis % len(data) == read
 
 
 def _attr_domains(eq_class: EqClass) -> st.SearchStrategy[tuple[AttrRole, AttrValue]]:

@@ -114,6 +114,19 @@ OUTSIDE_WORD = "bogus"
 """``mode`` just outside its domain: a word that names no mode."""
 
 
+FIXED_VALUES: dict[AttrValue, Any] = {
+    AttrValue.BOOL: True,
+    AttrValue.FLOAT: 1.5,
+    AttrValue.STR: "1",
+    AttrValue.NONE: None,
+    AttrValue.NUMPY_INT: np.int64(1),
+    AttrValue.ZERO_D: np.array(1),
+    AttrValue.INT64_MIN: -(2**63),
+    AttrValue.INT64_MAX: 2**63 - 1,
+}
+"""The value of each type of the attribute domain but ``just outside`` (which depends on the case)."""
+
+
 def domain_value(role: AttrRole, value: AttrValue, cc: ClassCase) -> Any:
     """The value of type ``value`` an attribute of ``role`` is given (issue 22's attribute domain):
     ``True``, ``1.5``, ``"1"``, ``None``, ``np.int64(1)``, a 0-d array ``np.array(1)``, the int64
@@ -124,18 +137,8 @@ def domain_value(role: AttrRole, value: AttrValue, cc: ClassCase) -> Any:
     >>> [domain_value(AttrRole.AXIS, v, cc) for v in (AttrValue.FLOAT, AttrValue.INT64_MIN, AttrValue.OUTSIDE)]
     [1.5, -9223372036854775808, 2]
     """
-    fixed: dict[AttrValue, Any] = {
-        AttrValue.BOOL: True,
-        AttrValue.FLOAT: 1.5,
-        AttrValue.STR: "1",
-        AttrValue.NONE: None,
-        AttrValue.NUMPY_INT: np.int64(1),
-        AttrValue.ZERO_D: np.array(1),
-        AttrValue.INT64_MIN: -(2**63),
-        AttrValue.INT64_MAX: 2**63 - 1,
-    }
     if value is not AttrValue.OUTSIDE:
-        return fixed[value]
+        return FIXED_VALUES[value]
     outside: dict[AttrRole, Any] = {
         AttrRole.AXIS: len(cc.data_shape),
         AttrRole.BATCH_DIMS: len(cc.index_shape) + 1,
@@ -144,6 +147,25 @@ def domain_value(role: AttrRole, value: AttrValue, cc: ClassCase) -> Any:
         AttrRole.BROADCAST: 2,
     }
     return outside[role]
+
+
+def int_reading(value: Any) -> int | None:
+    """The int ``value`` reads as in Python (``int(value)``), for a value the docs do not type as an int: a bool,
+    a float (truncated), a string of digits, a NumPy integer or 0-d integer array; None for an int itself, None,
+    a string that is no int, a non-finite float or any other value. The attribute domain's probes give
+    ``batch_dims='1'``, ``1.5`` or ``True`` on shapes where 1 is valid, so a framework that reads them shows it.
+
+    >>> [int_reading(v) for v in (True, 1.5, "1", np.int64(1), np.array(1), 1, None, "one", float("nan"))]
+    [1, 1, 1, 1, 1, None, None, None, None]
+    """
+    if isinstance(value, (bool, np.bool_, float, np.floating, str, np.integer)) or (
+        isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iub"
+    ):
+        try:
+            return int(value)
+        except (ValueError, OverflowError):
+            return None
+    return None
 
 
 def role_attr(s: OpSpec, role: AttrRole) -> str | None:

@@ -37,6 +37,9 @@ class Behaviour(Word):
     word names both, and the same answer reads the same on every machine."""
     LOW_32_BITS = "reads the low 32 bits"
     SIGNED = "reads unsigned as signed"
+    READS_AS_INT = "reads as its int"
+    """An attribute of a type the docs refuse (``batch_dims='1'``, ``1.5``) accepted and read as the int it stands
+    for: the answer is the one the int gives (tensorflow/tensorflow#55203)."""
     BATCH_DIVIDED = "reads data batch b // k"
     BATCH_BROADCAST = "broadcasts a batch of 1"
     UNCHECKED = "unchecked (empty output)"
@@ -107,6 +110,9 @@ BEHAVIOURS: dict[Behaviour, Look] = {
         4, "#ffe0b2", "#8a3c00", "read a 64-bit index as its low 32 bits (2**32 + 1 reads element 1)"
     ),
     Behaviour.SIGNED: Look(4, "#ffe0b2", "#8a3c00", "read an unsigned index as signed (2**64 - 1 reads as -1)"),
+    Behaviour.READS_AS_INT: Look(
+        4, "#ffe0b2", "#8a3c00", "accepted an attribute of a type its docs refuse and read it as its int ('1' as 1)"
+    ),
     Behaviour.BATCH_DIVIDED: Look(
         4, "#ffe0b2", "#8a3c00", "accepted an index batch k times the data batch: index batch b reads data batch b // k"
     ),

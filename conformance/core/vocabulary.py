@@ -109,6 +109,9 @@ class ErrorGroup(Word):
     SHAPE = "shape or attribute error"
     DTYPE = "dtype error"
     INTERNAL = "internal error"
+    ATTRIBUTE_TYPE = "attribute type error"
+    """Expected only: the refusal of an attribute's type on a case its int reading makes valid, where a shape
+    error shows that the value was read (:func:`conformance.judge.verdict.int_read`); in no error class's group."""
 
     @classmethod
     def of(cls, error_class: ErrorClass | None) -> ErrorGroup | None:

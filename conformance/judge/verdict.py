@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from conformance.cases.translate import int_reading
 from conformance.core.arrays import data_dtype_name, same_bits, unequal_elements
 from conformance.core.behaviour import Behaviour
 from conformance.core.blame import Rule
@@ -428,8 +429,19 @@ def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> Mismatch:
     """``ok`` or the mismatch of an error where the reference raises too: the
     same :class:`~conformance.core.vocabulary.ErrorGroup` conforms; so does an
     index error where the preconditions fail (the case also has bad indices,
-    and the framework checked those first)."""
+    and the framework checked those first). A shape error where the reference refuses only an attribute's type
+    (its int reading makes the case valid: :func:`int_read`) is the wrong error: the framework read the value.
+
+    >>> case = Case("tensorflow.gather_nd", np.zeros((2, 4)), np.array([[1], [0]]), {"batch_dims": "1"})
+    >>> shape = Outcome(Kind.ERROR, error_class=ErrorClass.SHAPE_INVALID)
+    >>> str(_error_mismatch(case, reference_outcome(case), shape))
+    'wrong error (shape or attribute error, expected attribute type error)'
+    >>> str(_error_mismatch(case, reference_outcome(case), replace(shape, error_class=ErrorClass.ATTRIBUTE_INVALID)))
+    'ok'
+    """
     want, have = ErrorGroup.of(ref.error_class), ErrorGroup.of(got.error_class)
+    if got.error_class is ErrorClass.SHAPE_INVALID and _read_validly(case, ref):  # the type was read (issue 44)
+        return Mismatch.wrong_error(have or ErrorGroup.SHAPE, ErrorGroup.ATTRIBUTE_TYPE)
     if have is None or want is None or have is want:
         return Mismatch.OK
     regime = case.tags.regime if case.tags is not None else None
@@ -646,10 +658,48 @@ def _value_word(got: Outcome, ref: Outcome) -> Behaviour:
     return Behaviour.AS_DOCUMENTED if same else Behaviour.GARBAGE
 
 
+def int_read(case: Case, ref: Outcome) -> tuple[Case, Outcome] | None:
+    """``case`` with the attribute the reference refused for its type (rule ``attribute type`` or ``attribute
+    bool``) given as the int it reads as (:func:`~conformance.cases.translate.int_reading`: ``'1'``, ``1.5`` and
+    ``True`` read as 1), and the reference's outcome for it; None where the reference refused no attribute's type,
+    or the value reads as no int. Where that outcome is a value, the case is valid but for the type: a framework
+    that answers the int's value read it (:attr:`~conformance.core.behaviour.Behaviour.READS_AS_INT`), and one
+    that fails on the shapes read it too (a wrong error: issue 44, TensorFlow's "Input to reshape is a tensor with
+    3 values" for ``batch_dims='1'``).
+
+    >>> case = Case("tensorflow.gather_nd", np.arange(8.0).reshape(2, 4), np.array([[1], [0]]), {"batch_dims": "1"})
+    >>> as_int, its_ref = int_read(case, reference_outcome(case))
+    >>> as_int.attrs, its_ref.value.tolist()
+    ({'batch_dims': 1}, [1.0, 4.0])
+    """
+    name = ref.argument
+    if ref.kind is not Kind.ERROR or ref.rule not in (Rule.ATTRIBUTE_TYPE, Rule.ATTRIBUTE_BOOL) or name is None:
+        return None
+    read = int_reading(case.attrs.get(name))
+    if read is None:
+        return None
+    as_int = replace(case, attrs={**case.attrs, name: read})
+    return as_int, reference_outcome(as_int)
+
+
+def _read_validly(case: Case, ref: Outcome) -> bool:
+    """Whether the reference refused only an attribute's type: the int it reads as makes the case valid."""
+    read = int_read(case, ref)
+    return read is not None and read[1].kind is Kind.VALUE
+
+
+def _reads_as_int(case: Case, ref: Outcome, value: np.ndarray) -> Behaviour | None:
+    """:attr:`~conformance.core.behaviour.Behaviour.READS_AS_INT` where ``value`` is, bit for bit, the answer of
+    the int the refused attribute reads as (:func:`int_read`); None otherwise."""
+    read = int_read(case, ref)
+    answer = read[1].value if read is not None and read[1].kind is Kind.VALUE else None
+    return Behaviour.READS_AS_INT if answer is not None and same_bits(value, answer) else None
+
+
 def as_int_reading(case: Case, ref: Outcome) -> tuple[Case, Outcome] | None:
     """``case`` with the bool attribute the reference refused (its typed error: rule ``attribute bool``) given as
-    the int it is in Python (``True == 1``), and the reference's outcome for it; None where the reference refused no
-    bool. The docs type such an
+    the int it is in Python (``True == 1``), and the reference's outcome for it (:func:`int_read`); None where the
+    reference refused no bool. The docs type such an
     attribute as an int and do not say whether a bool is one: a framework that reads ``axis=True`` as ``axis=1``
     follows Python, one that refuses it is strict, and both conform; only what departs from the int's answer is a
     finding (NumPy, JAX, MLX and OpenVINO reading ``axis=True`` as 1 were filed as findings: audit of stop 48, 10A
@@ -660,14 +710,7 @@ def as_int_reading(case: Case, ref: Outcome) -> tuple[Case, Outcome] | None:
     >>> as_int.attrs, its_ref.value.tolist()
     ({'axis': 1}, [[1.0], [3.0]])
     """
-    name = ref.argument
-    if ref.kind is not Kind.ERROR or ref.rule != Rule.ATTRIBUTE_BOOL or name is None:
-        return None
-    value = case.attrs.get(name)
-    if not isinstance(value, (bool, np.bool_)):
-        return None
-    as_int = replace(case, attrs={**case.attrs, name: int(value)})
-    return as_int, reference_outcome(as_int)
+    return int_read(case, ref) if ref.rule == Rule.ATTRIBUTE_BOOL else None
 
 
 def judged_reference(case: Case) -> Outcome:
@@ -688,6 +731,10 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, frame
         return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
     read = as_int_reading(case, ref)
     if read is not None and got.kind is Kind.ERROR and got.error_class is not ErrorClass.INTERNAL:
+        if got.error_class is ErrorClass.SHAPE_INVALID and read[1].kind is Kind.VALUE:  # read, as something else
+            return Verdict(
+                False, Mismatch.wrong_error(ErrorGroup.SHAPE, ErrorGroup.ATTRIBUTE_TYPE), Behaviour.WRONG_ERROR
+            )
         return Verdict(True, Mismatch.OK, Behaviour.RAISES)  # a bool refused where an int is asked for: strict
     if read is not None:  # read as the int it is, or not: judged on the int's answer
         return _verdict(read[0], read[1], got, PolicyValues(read[0]), framework, mode)
@@ -720,7 +767,8 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, frame
     elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR and conforms:  # the docs leave the call open
         behaviour = Behaviour.CONFORMS
     elif got.kind is Kind.VALUE and ref.kind is Kind.ERROR:  # a precondition violation accepted
-        behaviour = batch_reading(case, np.asarray(got.value)) or Behaviour.WRONG_ERROR
+        value = np.asarray(got.value)
+        behaviour = batch_reading(case, value) or _reads_as_int(case, ref, value) or Behaviour.WRONG_ERROR
     elif got.kind is Kind.VALUE:
         behaviour = Behaviour.CONFORMS if conforms else _value_word(got, ref)
     elif got.kind is Kind.ERROR:

@@ -8,7 +8,8 @@ column whose header names them all.
 A cell says what the op did (the behaviour word, the error class where it
 raised), coloured by :func:`conformance.core.behaviour.css_class`; it is marked
 ``departs`` where it does not do what its own docs say, ``silent`` where the
-docs say nothing about the condition; it carries the findings behind it
+docs say nothing about the condition, ``‡`` where its probe does not isolate the condition for that op (the
+op's case breaks another of its rules too: :func:`unisolated_why`); it carries the findings behind it
 (:mod:`conformance.report.atlas_match`) and an evidence record (the probe
 case, what the docs give and what happened) the page shows on a click. A row
 *disagrees* where the ops of the class behave differently (``not supported``
@@ -31,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.cases.probes import condition, condition_order
+from conformance.cases.probes import condition, condition_order, isolation
 from conformance.core.behaviour import Behaviour, css_class
 from conformance.core.case import OpKey
 from conformance.core.encoding import decode_array, decode_attrs
@@ -54,6 +55,7 @@ SHORT_WORDS = {
     "not supported": "n/a",
     "protocol error": "protocol",
     "rejects dtype": "rejects dtype",
+    "reads as its int": "as int",
 }
 """Cell texts shorter than the behaviour word (the evidence says it in full)."""
 SHORT_ERRORS = {
@@ -134,6 +136,9 @@ class CellView:
     evidence: int
     findings: list[tuple[str, int, str]] = field(default_factory=list)  # (anchor, number, status)
     change: str = ""
+    unisolated: str = ""
+    """Why the cell's probe does not isolate its condition for this op (:func:`~conformance.cases.probes.isolation`):
+    the reference also refuses it for another rule; empty where it does."""
 
     @property
     def word(self) -> str:
@@ -203,6 +208,23 @@ class Table:
         return "atlas-" + css_class(self.eq_class).removeprefix("b-")
 
 
+def unisolated_why(cell: AtlasCell) -> str:
+    """Why ``cell``'s probe does not isolate its condition for its op (the reference's refusal for another rule:
+    :func:`~conformance.cases.probes.isolation`), or "".
+
+    >>> cell = AtlasCell("empty-outer-scalar", "block gather", "paddle.index_select", "paddle", "3", "raises",
+    ...                  "shape invalid", True, {})
+    >>> unisolated_why(cell)
+    'PreconditionValueError: paddle.index_select: index must be 1-D, got shape ()'
+    >>> from dataclasses import replace
+    >>> unisolated_why(replace(cell, op="numpy.take"))
+    ''
+    """
+    known = {c.value: c for c in EqClass}
+    eq = known.get(cell.eq_class)
+    return isolation().get((cell.condition, eq, cell.op), "") if eq is not None else ""
+
+
 def is_silent(cell: AtlasCell) -> bool:
     """Whether the op's docs say nothing about the cell's probe (its index regime is unspecified)."""
     regime = (cell.example.get("tags") or {}).get("regime")
@@ -270,6 +292,8 @@ def evidence(cell: AtlasCell, column: Column, words: str, view: CellView, titles
         rows.append(["same on", ", ".join(column.oracles)])
     if view.change:
         rows.append(["changed", view.change])
+    if view.unisolated:
+        rows.append(["not isolated", f"this op's case breaks another rule besides the condition: {view.unisolated}"])
     return {
         "h": [cell.op, column.oracle_label, cell.version, cell.eq_class, words],
         "b": cell_words(cell),
@@ -378,6 +402,7 @@ def atlas_tables(
                 len(records),
                 fs,
                 changed.get(c.key, ""),
+                unisolated_why(c),
             )
             row[i] = view
             records.append({"cell": c, "column": columns[i], "view": view})

@@ -48,6 +48,7 @@ NEVER = frozenset(
     {
         Behaviour.GARBAGE,
         Behaviour.WRONG_ERROR,
+        Behaviour.READS_AS_INT,
         Behaviour.BATCH_DIVIDED,
         Behaviour.BATCH_BROADCAST,
         Behaviour.INTERNAL,
