@@ -17,9 +17,9 @@ from hypothesis import given, settings
 
 from conformance.cases.probes import CONDITIONS, Group, all_probes, cases_of, condition, isolation, ordinary, probes
 from conformance.cases.strategies import class_cases
-from conformance.cases.translate import FIXED_VALUES, int_reading
+from conformance.cases.translate import FIXED_VALUES
 from conformance.core.behaviour import Behaviour
-from conformance.core.case import Case
+from conformance.core.case import Case, int_reading
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import AttrRole, Layout, MismatchKind
 from conformance.judge.verdict import PolicyValues, judge, reference_outcome
@@ -252,3 +252,18 @@ def test_tensorflow_accepts_batch_dims_of_another_type_and_reads_it_as_1(tf_orac
         got = oracle.run_in_process(case.op, case.data, case.indices, dict(case.attrs))
         v = _judged(case, got)
         assert got.kind is Kind.VALUE and v.behaviour.value == word, (oracle.name, got.describe(), v)
+
+
+def test_an_attribute_domain_probe_is_tagged_by_the_batch_dims_it_gives_not_its_class_case() -> None:
+    """The batch_dims probes carry batch_dims 1 in their class case (the int reading); the case an op gets is
+    tagged ``batch_dims>0`` only where the value it is given reads as more than 0. onnxruntime's abort on
+    batch_dims=-2**63 was filed as a new finding "for batch_dims>0" beside its baseline entry (first run of stop 49)."""
+    from conformance.core.vocabulary import Flag
+
+    def flags(value: str) -> bool:
+        [p] = [p for p in probes(EqClass.ND) if p.condition == f"attr-batch-dims-{value}"]
+        [case] = cases_of(p, ["onnx.GatherND-13"]) or cases_of(p, ["tensorflow.gather_nd"])
+        assert case.tags is not None
+        return Flag.BATCH_DIMS in case.tags.flags
+
+    assert [flags(v) for v in ("str", "float", "int64-min", "none", "outside")] == [True, True, False, False, True]

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.arrays import dtype_family, dtype_name
-from conformance.core.case import Case, CaseTags
+from conformance.core.case import Case, CaseTags, int_reading
 from conformance.core.vocabulary import POLICY_REGIMES, AttrRole, Feature, Flag, Regime
 from conformance.spec.catalog import spec
 from conformance.spec.errors import IndexOutOfRangeError
@@ -89,8 +89,22 @@ def _regime(case: Case, was: Regime) -> Regime:
     return Regime.NEGATIVE if bool((idx.astype(object) < 0).any()) else Regime.IN_RANGE
 
 
+def _batch_dims(value: object) -> int:
+    """The number of batch dimensions an op's ``batch_dims`` attribute gives: an int, or the int another type
+    reads as (``'1'``: 1); 0 for none (None, no such attribute, a string that is no int).
+
+    >>> _batch_dims(2), _batch_dims("1"), _batch_dims(-(2**63)), _batch_dims(None)
+    (2, 1, -9223372036854775808, 0)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    read = int_reading(value)
+    return 0 if read is None else read
+
+
 def retagged(case: Case, like: CaseTags) -> Case:
-    """``case`` with tags read off its own values (regime, dtypes, flags), the pattern kept from ``like``.
+    """``case`` with tags read off its own values (regime, dtypes, flags: ``batch_dims>0`` from the attribute the op
+    is given, not the class case's, which an attribute-domain probe overrides), the pattern kept from ``like``.
 
     >>> from conformance.core.case import CaseTags
     >>> c = Case("numpy.take", np.zeros((2, 0)), np.array([0]), {"axis": 0, "mode": "raise"},
@@ -99,7 +113,7 @@ def retagged(case: Case, like: CaseTags) -> Case:
     'in-range, idx:int64, data:float, empty-data'
     """
     data, idx = np.asarray(case.data), np.asarray(case.indices)
-    flags: set[Flag] = {f for f in like.flags if f is Flag.BATCH_DIMS}
+    flags: set[Flag] = {Flag.BATCH_DIMS} if _batch_dims(case.attrs.get("batch_dims")) > 0 else set()
     if data.size == 0:
         flags.add(Flag.EMPTY_DATA)
     if data.ndim == 0 or idx.ndim == 0:

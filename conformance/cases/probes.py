@@ -58,10 +58,10 @@ from enum import Enum
 import numpy as np
 
 from conformance.cases.class_case import ClassCase, axis_sizes, index_regime
-from conformance.cases.translate import domain_classes, domain_value, int_reading, targets, translate
+from conformance.cases.translate import domain_classes, domain_value, targets, translate
 from conformance.cases.values import data_values, with_layout
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
-from conformance.core.case import Case
+from conformance.core.case import Case, int_reading
 from conformance.core.vocabulary import AttrRole, AttrValue, Layout, Regime
 from conformance.spec.catalog import spec, specs
 from conformance.spec.errors import IndexOutOfRangeError, PreconditionError

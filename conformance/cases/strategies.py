@@ -39,8 +39,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 
 from conformance.cases.class_case import ClassCase, Shape, valid_axis
-from conformance.cases.translate import FIXED_VALUES, domain_classes, int_reading
+from conformance.cases.translate import FIXED_VALUES, domain_classes
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES, as_dtype
+from conformance.core.case import int_reading
 from conformance.core.vocabulary import DRAWN_LAYOUTS, REGIMES, AttrRole, AttrValue, Layout, Regime
 from conformance.spec.catalog import specs
 from conformance.spec.plans import EqClass

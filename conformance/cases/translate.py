@@ -149,25 +149,6 @@ def domain_value(role: AttrRole, value: AttrValue, cc: ClassCase) -> Any:
     return outside[role]
 
 
-def int_reading(value: Any) -> int | None:
-    """The int ``value`` reads as in Python (``int(value)``), for a value the docs do not type as an int: a bool,
-    a float (truncated), a string of digits, a NumPy integer or 0-d integer array; None for an int itself, None,
-    a string that is no int, a non-finite float or any other value. The attribute domain's probes give
-    ``batch_dims='1'``, ``1.5`` or ``True`` on shapes where 1 is valid, so a framework that reads them shows it.
-
-    >>> [int_reading(v) for v in (True, 1.5, "1", np.int64(1), np.array(1), 1, None, "one", float("nan"))]
-    [1, 1, 1, 1, 1, None, None, None, None]
-    """
-    if isinstance(value, (bool, np.bool_, float, np.floating, str, np.integer)) or (
-        isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iub"
-    ):
-        try:
-            return int(value)
-        except (ValueError, OverflowError):
-            return None
-    return None
-
-
 def role_attr(s: OpSpec, role: AttrRole) -> str | None:
     """The name of ``s``'s attribute in ``role`` (``dim`` for torch's axis), or None."""
     names = {a.name for a in s.attrs}

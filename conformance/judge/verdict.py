@@ -34,11 +34,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from conformance.cases.translate import int_reading
 from conformance.core.arrays import data_dtype_name, same_bits, unequal_elements
 from conformance.core.behaviour import Behaviour
 from conformance.core.blame import Rule
-from conformance.core.case import Case, OpKey
+from conformance.core.case import Case, OpKey, int_reading
 from conformance.core.outcome import ErrorClass, Kind, Outcome
 from conformance.core.vocabulary import POLICY_REGIMES, PRECONDITION_ERRORS, ErrorGroup, Mismatch, MismatchKind
 from conformance.spec.basis import refused_by_shape_limit, regime_permitted, runtime_limit, zero_d_permitted
@@ -688,12 +687,27 @@ def _read_validly(case: Case, ref: Outcome) -> bool:
     return read is not None and read[1].kind is Kind.VALUE
 
 
-def _reads_as_int(case: Case, ref: Outcome, value: np.ndarray) -> Behaviour | None:
-    """:attr:`~conformance.core.behaviour.Behaviour.READS_AS_INT` where ``value`` is, bit for bit, the answer of
-    the int the refused attribute reads as (:func:`int_read`); None otherwise."""
+def read_as(case: Case, ref: Outcome, value: np.ndarray) -> int | None:
+    """The int the attribute the reference refused for its type was read as, where ``value`` is, bit for bit, the
+    answer that int gives (:func:`int_read`); None otherwise.
+
+    >>> case = Case("tensorflow.gather_nd", np.arange(8.0).reshape(2, 4), np.array([[1], [0]]), {"batch_dims": 1.5})
+    >>> ref = reference_outcome(case)
+    >>> read_as(case, ref, np.array([1.0, 4.0])), read_as(case, ref, np.zeros(2))
+    (1, None)
+    """
     read = int_read(case, ref)
     answer = read[1].value if read is not None and read[1].kind is Kind.VALUE else None
-    return Behaviour.READS_AS_INT if answer is not None and same_bits(value, answer) else None
+    if read is None or answer is None or not same_bits(value, answer):
+        return None
+    name = ref.argument
+    return int(read[0].attrs[name]) if name is not None else None
+
+
+def _reads_as_int(case: Case, ref: Outcome, value: np.ndarray) -> Behaviour | None:
+    """:attr:`~conformance.core.behaviour.Behaviour.READS_AS_INT` where ``value`` is the answer of the int the
+    refused attribute reads as (:func:`read_as`); None otherwise."""
+    return Behaviour.READS_AS_INT if read_as(case, ref, value) is not None else None
 
 
 def as_int_reading(case: Case, ref: Outcome) -> tuple[Case, Outcome] | None:

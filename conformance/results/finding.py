@@ -40,7 +40,7 @@ from conformance.judge.kind import (
 )
 from conformance.judge.shape_evidence import waived_for_empty
 from conformance.judge.signature import Signature
-from conformance.judge.verdict import STRAY, DtypeStatus
+from conformance.judge.verdict import STRAY, DtypeStatus, read_as
 from conformance.spec.basis import Ground, dtype_requirement
 
 DRAWN = frozenset(
@@ -227,6 +227,8 @@ class Finding:
             outcome = f"{self.signature.outcome} (batches the indices lack: their indices read past the buffer)"
         elif self._foreign_values():
             outcome = f"{self.signature.outcome} (garbage: values the data does not hold)"
+        elif (read := self._read_as()) is not None:
+            outcome = f"{self.signature.outcome} (read as {read})"
         elif misread is not None:
             outcome = f"{MismatchKind.UNDOCUMENTED_DTYPE} (in range too)"
         elif departs is not None:
@@ -253,6 +255,27 @@ class Finding:
         if dtype_named and OpKey.parse(self.case.op).opset:
             trigger = f"{trigger} in {self.case.op}"  # ONNX's types are its opset's: bfloat16 is GatherElements-13's
         return self.signature.words(trigger, outcome)
+
+    def _read_as(self) -> int | None:
+        """The int an attribute of a type the docs refuse was read as, where the oracle's answer is that int's
+        (:func:`~conformance.judge.verdict.read_as`: TensorFlow's ``batch_dims=1.5`` as 1); None otherwise.
+
+        >>> sig = Signature("tensorflow.gather_nd", "tensorflow", "2.21.0", "cpu", "eager", "value instead of error",
+        ...     "", ("precondition: attribute type",))
+        >>> case = Case("tensorflow.gather_nd", np.arange(8.0).reshape(2, 4), np.array([[1], [0]]), {"batch_dims": "1"})
+        >>> from conformance.judge.verdict import reference_outcome
+        >>> f = Finding(sig, case, reference_outcome(case), {"tensorflow": Outcome.returned(np.array([1.0, 4.0]))})
+        >>> f.title().split(": ", 1)[1].split(", for ")[0]
+        'value instead of error (read as 1)'
+        """
+        got = self.outcomes.get(self.signature.oracle)
+        if (
+            got is None
+            or got.kind is not Kind.VALUE
+            or self.signature.outcome.kind is not MismatchKind.VALUE_INSTEAD_OF_ERROR
+        ):
+            return None
+        return read_as(self.case, self.reference, np.asarray(got.value))
 
     def _waived_words(self, rule: Rule) -> str:
         """The condition of a refusal whose call keeps ``rule`` only because its indices are empty
