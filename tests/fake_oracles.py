@@ -13,7 +13,8 @@ one batch can mix them (also ``works``: ``cpu_s`` CPU seconds, and
 slow once; ``killed-once`` / ``killed``: a SIGKILL from outside, the first time or every
 time; ``grows``: holds ever more RAM; ``sticky``: raises, and so does every later call of its process, as
 CUDA's device-side assert does, which ``spent_by`` says; ``segfault-after``: reads address 0 only in a process
-that has run a case before). ``fake-compiles`` declares that it compiles and works
+that has run a case before). ``fake-wrong`` adds 1 to every answer, ``fake-wrong-after`` only in a process that
+has run a case before. ``fake-compiles`` declares that it compiles and works
 ``compile_s`` CPU seconds on each new shape signature. The worker loads this file by path (see :data:`TABLE`).
 :func:`fragile_module` writes an oracle module that loads once and never again.
 
@@ -47,7 +48,7 @@ from oracles.base import Oracle
 BEHAVIOURS = ("returns", "raises", "segfault", "abort", "exit", "hang", "spin", "slow", "none", "list", "scalar")
 
 PATH = str(Path(__file__).resolve())
-TABLE: dict[str, str] = {f"fake-{b}": PATH for b in (*BEHAVIOURS, "any", "compiles")}
+TABLE: dict[str, str] = {f"fake-{b}": PATH for b in (*BEHAVIOURS, "any", "wrong", "wrong-after", "compiles")}
 """Name -> module, for :func:`conformance.execution.registry.registered`."""
 
 SLOW_SECONDS = 0.4
@@ -146,6 +147,17 @@ def _segfault_after(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]
     return _returns(data, indices, attrs)
 
 
+def _wrong(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """Gathers, then adds 1: a wrong value in every process."""
+    return _returns(data, indices, attrs) + 1
+
+
+def _wrong_after(data: np.ndarray, indices: np.ndarray, attrs: dict[str, Any]) -> Any:
+    """A wrong value where this process ran a case before, the right one in a fresh process: an answer that depends
+    on the worker's history (IREE's unsigned Gather after other cases, issue 43)."""
+    return _wrong(data, indices, attrs) if RAN else _returns(data, indices, attrs)
+
+
 STICKY = "fake sticky error: every later call of this process fails"
 POISONED: list[bool] = []
 """Whether this process has run a ``sticky`` case (as CUDA's device-side assert poisons a process)."""
@@ -179,6 +191,8 @@ ACTIONS = {
     "waits-on-child": _waits_on_child,
     "sticky": _sticky,
     "segfault-after": _segfault_after,
+    "wrong": _wrong,
+    "wrong-after": _wrong_after,
     "none": lambda *_: None,
     "list": lambda d, i, a: _returns(d, i, a).tolist(),
     "scalar": lambda d, i, a: _returns(d, i, a).sum(),
@@ -261,7 +275,7 @@ class CompilingFake(FakeOracle):
 
 def oracles_here() -> list[Oracle]:
     """Every fake, as an oracle module's ``oracles_here`` would list them."""
-    return [FakeOracle(b) for b in (*BEHAVIOURS, "any")] + [CompilingFake()]
+    return [FakeOracle(b) for b in (*BEHAVIOURS, "any", "wrong", "wrong-after")] + [CompilingFake()]
 
 
 FRAGILE = '''"""An oracle module that imports once: every later import fails."""

@@ -47,6 +47,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from conformance.campaign.atlas_runner import AtlasRun, missing_cells, run_atlas
+from conformance.campaign.confirmation import HistoryEffect, confirmed, history_facts
 from conformance.campaign.dispatch import end_all, evaluate
 from conformance.campaign.finding_builder import build_findings, quick_finding
 from conformance.campaign.settings import (
@@ -232,6 +233,7 @@ class _Work:
     atlas_s: float = 0.0
     loop_s: float = 0.0
     findings: list[Finding] | None = None
+    history: list[HistoryEffect] = field(default_factory=list)
     failure: BaseException | None = None
 
     def __call__(self) -> None:
@@ -306,9 +308,16 @@ class _Work:
         self.progress.phase("shrinking", len(sightings.first))
         # a shrink candidate may hang a framework where a probe did: the atlas's limit, not a drawn case's
         builders = [Limited(o, settings.probe_timeout) for o in self.oracles] if settings.atlas else self.oracles
-        self.findings = build_findings(
+        findings = build_findings(
             sightings, builders, self.infos, settings, shrink_end=shrink_end, progress=self.progress, halt=self.halt
         )
+        self.findings = findings
+        if not (self.halt.is_set() or self.stop.is_set()):  # a stop writes what there is, unconfirmed
+            self.phase = "confirming"
+            self.progress.phase("confirming", None)
+            self.findings, self.history = confirmed(findings, self.oracles, self.infos)
+            for effect in self.history:
+                sightings.history_effect(effect)
         self.phase = "done"
 
     def _draw(self, ops: list[str] | None) -> None:
@@ -447,6 +456,7 @@ def run_campaign(
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
     run_facts = run_facts | {"concurrency": CORES.figures(), "timing": timing(oracles)}
+    run_facts |= {"history_effects": history_facts(work.history)}
     figures = sightings.figures(loop_s, total_s, findings, work.atlas_s if atlas else 0.0)
     if atlas:
         figures |= atlas_figures(atlas)

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.campaign.confirmation import HistoryEffect
 from conformance.cases.class_case import ClassCase
 from conformance.cases.probes import Probe
 from conformance.judge.dtype_support import DtypeSupport
@@ -194,6 +195,13 @@ class Sightings:
             self.errors.append(error)
             if self.stream:
                 self.stream.record(Record.HARNESS_ERROR, error.to_json())
+
+    def history_effect(self, effect: HistoryEffect) -> None:
+        """A finding its fresh worker did not confirm (:mod:`conformance.campaign.confirmation`): the stream says so,
+        and a reader of it drops that finding."""
+        with self._lock:
+            if self.stream and not self.frozen:
+                self.stream.record(Record.HISTORY_EFFECT, effect.to_json())
 
     def finding(self, finding: Finding) -> None:
         with self._lock:

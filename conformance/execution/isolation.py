@@ -30,7 +30,7 @@ import itertools
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -84,6 +84,13 @@ ENDED = "the run has ended"
 
 MEMO_SIZE = 256
 """How many timed-out or crashed cases an oracle remembers."""
+
+RECENT_KEPT = 4
+"""How many of the cases its worker ran before it an oracle remembers for a case (:meth:`IsolatedOracle.before`):
+what a history effect is recorded with (:mod:`conformance.campaign.confirmation`)."""
+
+BEFORE_SIZE = 8192
+"""For how many cases (the most recent) an oracle remembers what its worker ran before them."""
 
 Wire = tuple[str, Any, Any, dict[str, Any]]
 """A case as it travels to the worker: ``(op, data, indices, attrs)``."""
@@ -229,6 +236,8 @@ class IsolatedOracle:
             "unrepeated": 0,
             "peak_mib": 0,
         }
+        self._recent: deque[str] = deque(maxlen=RECENT_KEPT)  # the current worker's last cases, in words
+        self._before: OrderedDict[bytes, tuple[str, ...]] = OrderedDict()  # case key -> what its worker ran before
         self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
         self._died = False
         """A case crashed a worker: from then on a spare loads ahead, as for a spent one (shrinking a crash, every
@@ -507,6 +516,7 @@ class IsolatedOracle:
             not_run = Outcome.not_run(f"oracle {self.name} is broken: {self._broken}")
             return {0: (worker, False), **{i: (replace(not_run), False) for i in range(1, len(batch))}}
         sent, limits, owner = self._planned(batch, limit)
+        self._ran(sent)
         seq = next(self._seq)
         worker.reset_progress()
         if not worker.send(("run", seq, sent)):  # died between batches: not this batch's fault
@@ -614,8 +624,38 @@ class IsolatedOracle:
             return outcome
         return crash_outcome(reply, what)
 
+    def _ran(self, sent: list[Wire]) -> None:
+        """Note what the worker runs, in order: for each case, the cases it ran before (:meth:`before`)."""
+        for case in sent:
+            key = case_key(case)
+            self._before[key] = tuple(self._recent)
+            self._before.move_to_end(key)
+            self._recent.append(_words(case))
+        while len(self._before) > BEFORE_SIZE:
+            self._before.popitem(last=False)
+
+    def before(self, case: CaseLike) -> tuple[str, ...]:
+        """The cases (at most :data:`RECENT_KEPT`, in words, oldest first) the worker had run before it last ran
+        ``case``: empty where ``case`` was its first, or is not remembered.
+
+        >>> IsolatedOracle("numpy", "oracles.numpy_oracle").before(("numpy.take", np.zeros(2), np.array([1]), {}))
+        ()
+        """
+        c = as_case(case)
+        return self._before.get(case_key((c.op, c.data, c.indices, dict(c.attrs))), ())
+
+    def fresh(self, cases: Iterable[CaseLike]) -> list[Outcome]:
+        """``cases`` run in a new worker (this one's, and any spare, stopped first): one outcome each, in order, as
+        :meth:`run_many` gives them. What confirms a finding (:mod:`conformance.campaign.confirmation`): an answer
+        that depended on what the worker had run before does not come back."""
+        with self._lock:
+            self._discard()
+            self._drop_spare()
+        return self.run_many(cases)
+
     def _discard(self) -> None:
         self._warmed.clear()  # a fresh worker has compiled nothing
+        self._recent.clear()  # and run nothing
         if self._worker is not None:
             self._worker.kill()
             self._worker = None
@@ -655,6 +695,12 @@ class IsolatedOracle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _words(case: Wire) -> str:
+    """A case in a few words: ``numpy.take on data float32[2, 3], indices int64[2], {'axis': 1}``."""
+    op, data, indices, attrs = case
+    return f"{op} on data {_shape(data)}, indices {_shape(indices)}, {attrs}"
 
 
 def _shape(a: Any) -> str:

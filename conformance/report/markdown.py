@@ -194,6 +194,13 @@ def warning_lines(run: RunResult) -> list[str]:
             f"**Atlas partial**: {run.figures.get('atlas_cells', 0)} cells run, "
             f"{sum(skipped.values())} skipped ({whys}); `atlas.json` lists them."
         )
+    if run.history_effects:
+        n = len(run.history_effects)
+        per = ", ".join(f"{o} {k}" for o, k in (run.facts.get("history_effects") or {}).get("per_oracle", {}).items())
+        lines.append(
+            f"**{n} history effect{'s' * (n != 1)}** ({per}): discrepancies a fresh worker of their oracle did not "
+            "repeat, left out of the findings: faults of the oracle, listed in the report."
+        )
     if run.harness_errors:
         n = len(run.harness_errors)
         shown = "; ".join(f"{e.stage}: {e.error}" for e in run.harness_errors[:3]) + ("; …" if n > 3 else "")

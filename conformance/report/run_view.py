@@ -135,6 +135,8 @@ def run_rows(run: RunResult) -> list[tuple[str, str]]:
         ("raw discrepancies", f"{number_text(run.raw_discrepancies)}, as {len(run.findings)} findings (root causes)")
     )
     rows.append(("harness errors", str(len(run.harness_errors))))
+    if "history_effects" in run.facts:
+        rows.append(("history effects", f"{len(run.history_effects)} (findings a fresh worker did not confirm)"))
     timeout = run.facts.get("case_timeout_s")
     if isinstance(timeout, (int, float)):
         rows.append(("time limit per case", human_duration(timeout)))

@@ -89,6 +89,17 @@ class RunResult:
     def __post_init__(self) -> None:
         self.status = RunStatus(self.status)
 
+    @property
+    def history_effects(self) -> list[dict[str, Any]]:
+        """The findings a fresh worker of their oracle did not confirm (:mod:`conformance.campaign.confirmation`), as
+        the run's facts hold them (``words``, ``seen``, ``fresh``, ``before``...): none in a run written before them.
+
+        >>> RunResult({"history_effects": {"per_oracle": {}, "effects": []}}, 0, {}, {}, 1.0, {}, []).history_effects
+        []
+        """
+        effects = (self.facts.get("history_effects") or {}).get("effects") or []
+        return [e for e in effects if isinstance(e, dict)]
+
     def to_json(self) -> dict[str, Any]:
         special = ("findings", "matrix", "harness_errors", "status")
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in special}

@@ -55,6 +55,8 @@ class Record(Word):
     FINDING = "finding"
     RENAMED = "renamed"
     REPLAY = "replay"
+    HISTORY_EFFECT = "history_effect"
+    """A finding a fresh worker of its oracle did not confirm (:mod:`conformance.campaign.confirmation`): no finding."""
     END = "end"
 
 
@@ -194,6 +196,7 @@ def rebuild(path: Path) -> RunResult:
     shrunk: dict[str, Finding] = {}
     errors: list[HarnessError] = []
     replayed: list[dict[str, Any]] = []
+    history: list[dict[str, Any]] = []
     renames: list[tuple[str, str]] = []
     end: dict[str, Any] = {}
     for r in records(path):
@@ -232,12 +235,21 @@ def rebuild(path: Path) -> RunResult:
             errors.append(HarnessError.from_json(r))
         elif kind is Record.REPLAY:
             replayed.append({k: v for k, v in r.items() if k != "type"})
+        elif kind is Record.HISTORY_EFFECT:
+            history.append({k: v for k, v in r.items() if k != "type"})
         elif kind is Record.END:
             end = r
+    unconfirmed = {Signature.from_json(h["signature"]).key() for h in history}
+    shrunk = {k: f for k, f in shrunk.items() if k not in unconfirmed}
+    firsts = {k: f for k, f in firsts.items() if k not in unconfirmed}
+    facts = header.get("facts", {})
+    if history:  # as the run's facts say it (conformance.campaign.confirmation.history_facts)
+        per_oracle = Counter(str(h["signature"]["oracle"]) for h in history)
+        facts = facts | {"history_effects": {"per_oracle": dict(sorted(per_oracle.items())), "effects": history}}
     found = list(shrunk.values()) if end else list(renamed(settled({**firsts, **shrunk}), renames, firsts).values())
     findings = ranked(found)  # the execution modes of one fact: one finding, worst first, as the run lists them
     return RunResult(
-        facts=header.get("facts", {}),
+        facts=facts,
         seed=header.get("seed"),
         budget=header.get("budget", {}),
         cases=dict(cases),
