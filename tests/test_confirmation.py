@@ -75,3 +75,28 @@ def test_a_stream_drops_a_finding_a_fresh_worker_did_not_confirm_and_its_facts_s
     assert run.findings == [] and [e["words"] for e in run.history_effects] == [effect.words()]
     assert run.facts["history_effects"]["per_oracle"] == {"fake-wrong-after": 1}
     assert RunResult.from_json(run.to_json()).history_effects == run.history_effects
+
+
+def test_a_read_outside_the_input_is_never_refuted_by_a_fresh_answer() -> None:
+    """The first default run with confirmation (stop 49, seed 0) called MLX's read past the axis a history effect:
+    mlx.take on data [[-2.0]] with index 6 read 569.2 (stray bytes) in the campaign's worker and -2.0 in a fresh one,
+    which a clamp explains. A stray read may hold anything, a policy's answer included: the finding stands."""
+    import base64
+
+    from conformance.campaign.confirmation import repeats
+    from conformance.core.oracle import OracleInfo
+    from conformance.core.outcome import Outcome
+
+    info = OracleInfo("mlx", "mlx", "0.32.4", "cpu", "eager", ("mlx.take",))
+    case = Case(
+        "mlx.take",
+        np.array([[-2.0]], np.float32),
+        np.array([6]),
+        {"axis": None},
+        CaseTags("oob-above", "int64", "float"),
+    )
+    stray = np.frombuffer(base64.b64decode("JE0ORA=="), np.float32).copy()
+    seen = judged_alone(case, info, Outcome.returned(stray))
+    fresh = judged_alone(case, info, Outcome.returned(np.array([-2.0], np.float32)))
+    assert not seen.verdict.conforms and fresh.verdict.conforms
+    assert repeats(seen, fresh)
