@@ -100,3 +100,20 @@ def test_a_read_outside_the_input_is_never_refuted_by_a_fresh_answer() -> None:
     fresh = judged_alone(case, info, Outcome.returned(np.array([-2.0], np.float32)))
     assert not seen.verdict.conforms and fresh.verdict.conforms
     assert repeats(seen, fresh)
+
+
+def test_the_report_and_the_summary_show_history_effects_apart() -> None:
+    from conformance.report.html import render_html
+    from conformance.report.markdown import markdown_summary
+
+    with IsolatedOracle("fake-wrong-after", PATH, timeout=5) as oracle:
+        finding = _finding(oracle)
+        kept, effects = confirmed([finding], [oracle], {oracle.name: oracle.info()})
+    run = RunResult({"history_effects": history_facts(effects)}, 0, {}, {}, 1.0, {}, kept)
+    html = render_html(run)
+    assert 'id="history"' in html and "History effects (1)" in html and effects[0].words() in html.replace("&#39;", "'")
+    assert (
+        "what the campaign&#39;s worker ran just before" in html or "what the campaign's worker ran just before" in html
+    )
+    md = markdown_summary(run)
+    assert "**1 history effect** (fake-wrong-after 1)" in md
