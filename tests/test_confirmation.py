@@ -117,3 +117,16 @@ def test_the_report_and_the_summary_show_history_effects_apart() -> None:
     )
     md = markdown_summary(run)
     assert "**1 history effect** (fake-wrong-after 1)" in md
+
+
+def test_shards_may_differ_in_history_effects_and_their_merge_lists_them_all() -> None:
+    """Each shard confirms its own findings: its history effects are its own, never a reason to refuse the merge
+    (make test at 1ab40ef: a run and its own stream 'differ in history_effects')."""
+    from conformance.report.runs import merge_runs
+    from conformance.results.run_result import history_summary
+
+    one = {"signature": {"oracle": "iree"}, "words": "a"}
+    a = RunResult({"v": 1, "history_effects": history_summary([one])}, 0, {}, {}, 1.0, {}, [])
+    b = RunResult({"v": 1, "history_effects": history_summary([])}, 0, {}, {}, 1.0, {}, [])
+    merged = merge_runs([a, b])
+    assert merged.history_effects == [one] and merged.facts["history_effects"]["per_oracle"] == {"iree": 1}

@@ -18,7 +18,6 @@ may hold anything, a policy's answer included: it is never refuted. An oracle ru
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -31,6 +30,7 @@ from conformance.judge.kind import reads_from_nothing
 from conformance.judge.signature import Signature
 from conformance.judge.verdict import STRAY
 from conformance.results.finding import Finding
+from conformance.results.run_result import history_summary
 
 ASKED = (Kind.VALUE, Kind.ERROR)
 """The answers a fresh worker is asked to confirm (a crash or timeout is confirmed where it happens)."""
@@ -173,5 +173,4 @@ def history_facts(effects: Sequence[HistoryEffect]) -> dict[str, Any]:
     >>> history_facts([])
     {'per_oracle': {}, 'effects': []}
     """
-    per_oracle = Counter(e.signature.oracle for e in effects)
-    return {"per_oracle": dict(sorted(per_oracle.items())), "effects": [e.to_json() for e in effects]}
+    return history_summary([e.to_json() for e in effects])

@@ -18,7 +18,7 @@ from conformance.judge.rootcause import example_words, merged_into
 from conformance.judge.signature import Signature
 from conformance.report.facts_view import flatten_facts
 from conformance.results.finding import Finding, ranked
-from conformance.results.run_result import Matrix, MatrixKey, RunResult
+from conformance.results.run_result import Matrix, MatrixKey, RunResult, history_summary
 
 VOLATILE_FACTS: frozenset[str] = frozenset(
     {
@@ -45,6 +45,7 @@ VOLATILE_FACTS: frozenset[str] = frozenset(
         "executable",
         "concurrency",  # how many workers ran at once: a figure of the machine, not of the run
         "timing",  # warm-ups, confirmations, slowest cases: figures, never evidence
+        "history_effects",  # each shard's own (merged: merge_runs)
     }
 )
 """Facts that may differ between shards of one run without making them different runs."""
@@ -337,6 +338,8 @@ def merge_runs(runs: Sequence[RunResult]) -> RunResult:
     if len(set(seeds)) > 1:
         facts["shard_seeds"] = seeds
     facts["shards_merged"] = len(runs)
+    if any("history_effects" in r.facts for r in runs):
+        facts["history_effects"] = history_summary([e for r in runs for e in r.history_effects])
     return RunResult(
         facts=facts,
         seed=seeds[0] if len(set(seeds)) == 1 else None,

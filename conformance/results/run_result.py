@@ -10,7 +10,8 @@ rows), the findings (:mod:`conformance.results.finding`) and harness errors.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,17 @@ def matrix_to_json(matrix: Matrix) -> list[dict[str, Any]]:
 
 def matrix_from_json(rows: Iterable[Mapping[str, Any]]) -> Matrix:
     return {MatrixKey.from_json(r): {o: dict(c) for o, c in r["cells"].items()} for r in rows}
+
+
+def history_summary(effects: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The run's facts on its history effects (:mod:`conformance.campaign.confirmation`), from each one's JSON: how
+    many per oracle, and each one; as a run writes them, a stream's reader rebuilds them and shards merge them.
+
+    >>> history_summary([{"signature": {"oracle": "iree"}}, {"signature": {"oracle": "iree"}}])["per_oracle"]
+    {'iree': 2}
+    """
+    per_oracle = Counter(str(e["signature"]["oracle"]) for e in effects)
+    return {"per_oracle": dict(sorted(per_oracle.items())), "effects": [dict(e) for e in effects]}
 
 
 @dataclass

@@ -39,7 +39,7 @@ from conformance.core.word import Word
 from conformance.judge.rootcause import example_words, merged_into
 from conformance.judge.signature import Signature
 from conformance.results.finding import Finding, HarnessError, ranked
-from conformance.results.run_result import Matrix, MatrixKey, RunResult
+from conformance.results.run_result import Matrix, MatrixKey, RunResult, history_summary
 
 STREAM_FORMAT = 1
 """Version of the ``results.jsonl`` layout (in the header line)."""
@@ -243,9 +243,8 @@ def rebuild(path: Path) -> RunResult:
     shrunk = {k: f for k, f in shrunk.items() if k not in unconfirmed}
     firsts = {k: f for k, f in firsts.items() if k not in unconfirmed}
     facts = header.get("facts", {})
-    if history:  # as the run's facts say it (conformance.campaign.confirmation.history_facts)
-        per_oracle = Counter(str(h["signature"]["oracle"]) for h in history)
-        facts = facts | {"history_effects": {"per_oracle": dict(sorted(per_oracle.items())), "effects": history}}
+    if end:  # confirmed, as the run's facts say (a run cut short confirms nothing)
+        facts = facts | {"history_effects": history_summary(history)}
     found = list(shrunk.values()) if end else list(renamed(settled({**firsts, **shrunk}), renames, firsts).values())
     findings = ranked(found)  # the execution modes of one fact: one finding, worst first, as the run lists them
     return RunResult(
