@@ -74,9 +74,10 @@ def run_model(model, data, indices):
 
 
 def to_numpy(x, like):
-    """The answer as NumPy, in like's dtype where IREE answers the same bits as another (signless integers come
-    back signed: uint8 as int8)."""
-    value = np.asarray(x.to_host())
+    """The answer as NumPy, copied out of IREE's buffer (a view of it changes once IREE reuses the memory: the
+    next cases' compilations overwrote uint8 answers with zeros, issue 43), in like's dtype where IREE answers the
+    same bits as another (signless integers come back signed: uint8 as int8)."""
+    value = np.array(x.to_host(), copy=True)
     same_size = value.dtype != like.dtype and value.dtype.itemsize == like.dtype.itemsize
     return value.view(like.dtype) if same_size else value
 '''

@@ -184,6 +184,20 @@ def test_iree_keeps_float64_as_float64() -> None:
     assert out.value.tolist() == [1 + 2**-40]
 
 
+@_needs("iree")
+def test_an_iree_answer_is_copied_out_of_its_buffer_and_stays_right_after_later_cases() -> None:
+    """The real cause of issue 43's IREE artefact ("onnx.Gather on iree: wrong value, for in-range" over uint8 to
+    uint64 data, whose own script said "not reproduced"): the answer was a view of IREE's output buffer, which the
+    next cases' compilations reused, so by the time the worker sent it back it held other bytes (zeros here). The
+    oracle copies it out; this sequence, in one process, kept the wrong answer before."""
+    iree = ORACLES["iree"]
+    data, idx = np.array([7, 3, 9, 4, 12, 5, 20, 8, 6, 15], np.uint8).reshape(1, 5, 2), np.array([1, 3, 0])
+    first = iree.run_in_process("onnx.Gather-1", data, idx, {"axis": 1})
+    for dtype in (np.int8, np.float32, np.uint16, np.int64):  # other models compiled and run after it
+        iree.run_in_process("onnx.Gather-1", np.arange(30, dtype=dtype).reshape(3, 5, 2), idx, {"axis": 1})
+    assert first.value.tolist() == np.take(data, idx, axis=1).tolist()
+
+
 @_needs("openvino", "openvino-onnx")
 @pytest.mark.parametrize(
     ("name", "op"), [("openvino", "openvino.GatherElements-6"), ("openvino-onnx", "onnx.GatherElements-13")]
