@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from conformance.core.case import Case, CaseLike
 from conformance.core.oracle import Oracle, OracleInfo
@@ -36,6 +36,7 @@ ASKED = (Kind.VALUE, Kind.ERROR)
 """The answers a fresh worker is asked to confirm (a crash or timeout is confirmed where it happens)."""
 
 
+@runtime_checkable
 class Fresh(Protocol):
     """An oracle that can run cases in a new worker (:class:`~conformance.execution.isolation.IsolatedOracle`)."""
 
@@ -128,22 +129,17 @@ def confirmed(
 ) -> tuple[list[Finding], list[HistoryEffect]]:
     """The findings a fresh worker of their oracle confirms, in their order, and the history effects (see the module
     docstring). Each oracle's findings run in a thread of their own, one fresh worker each."""
-    by_name = {o.name: o for o in oracles}
+    fresh = {o.name: o for o in oracles if isinstance(o, Fresh)}
     asked: dict[str, list[Finding]] = {}
     for f in findings:
         seen = f.outcomes.get(f.signature.oracle)
-        if (
-            seen is not None
-            and seen.kind in ASKED
-            and callable(getattr(by_name.get(f.signature.oracle), "fresh", None))
-        ):
+        if seen is not None and seen.kind in ASKED and f.signature.oracle in fresh:
             asked.setdefault(f.signature.oracle, []).append(f)
     effects: dict[int, HistoryEffect] = {}
     lock = threading.Lock()
 
     def confirm(name: str) -> None:
-        oracle: Any = by_name[name]
-        fs = asked[name]
+        oracle, fs = fresh[name], asked[name]
         before = [oracle.before(f.case) for f in fs]  # what the campaign's worker ran: the fresh one runs them again
         try:
             answers = oracle.fresh([f.case for f in fs])

@@ -455,8 +455,11 @@ def run_campaign(
     broken = {o.name: reason for o in oracles if (reason := _broken(o))}
     if broken:  # said once, here; their remaining cases were counted as not run
         run_facts = run_facts | {"broken_oracles": broken}
-    run_facts = run_facts | {"concurrency": CORES.figures(), "timing": timing(oracles)}
-    run_facts |= {"history_effects": history_facts(work.history)}
+    run_facts = run_facts | {
+        "concurrency": CORES.figures(),
+        "timing": timing(oracles),
+        "history_effects": history_facts(work.history),
+    }
     figures = sightings.figures(loop_s, total_s, findings, work.atlas_s if atlas else 0.0)
     if atlas:
         figures |= atlas_figures(atlas)

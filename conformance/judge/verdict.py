@@ -438,9 +438,10 @@ def _error_mismatch(case: Case, ref: Outcome, got: Outcome) -> Mismatch:
     >>> str(_error_mismatch(case, reference_outcome(case), replace(shape, error_class=ErrorClass.ATTRIBUTE_INVALID)))
     'ok'
     """
+    read_then_refused = _read_then_refused(case, ref, got)
+    if read_then_refused is not None:
+        return read_then_refused
     want, have = ErrorGroup.of(ref.error_class), ErrorGroup.of(got.error_class)
-    if got.error_class is ErrorClass.SHAPE_INVALID and _read_validly(case, ref):  # the type was read (issue 44)
-        return Mismatch.wrong_error(have or ErrorGroup.SHAPE, ErrorGroup.ATTRIBUTE_TYPE)
     if have is None or want is None or have is want:
         return Mismatch.OK
     regime = case.tags.regime if case.tags is not None else None
@@ -681,10 +682,15 @@ def int_read(case: Case, ref: Outcome) -> tuple[Case, Outcome] | None:
     return as_int, reference_outcome(as_int)
 
 
-def _read_validly(case: Case, ref: Outcome) -> bool:
-    """Whether the reference refused only an attribute's type: the int it reads as makes the case valid."""
+def _read_then_refused(case: Case, ref: Outcome, got: Outcome) -> Mismatch | None:
+    """The wrong error of a shape error where the reference refused only an attribute's type (the int it reads as
+    makes the case valid: :func:`int_read`): the framework read the value, then failed on the shapes; None
+    otherwise (issue 44)."""
+    if got.error_class is not ErrorClass.SHAPE_INVALID:
+        return None
     read = int_read(case, ref)
-    return read is not None and read[1].kind is Kind.VALUE
+    valid = read is not None and read[1].kind is Kind.VALUE
+    return Mismatch.wrong_error(ErrorGroup.SHAPE, ErrorGroup.ATTRIBUTE_TYPE) if valid else None
 
 
 def read_as(case: Case, ref: Outcome, value: np.ndarray) -> int | None:
@@ -745,10 +751,9 @@ def _verdict(case: Case, ref: Outcome, got: Outcome, values: PolicyValues, frame
         return Verdict(True, Mismatch.OK, _non_value_behaviour(got))
     read = as_int_reading(case, ref)
     if read is not None and got.kind is Kind.ERROR and got.error_class is not ErrorClass.INTERNAL:
-        if got.error_class is ErrorClass.SHAPE_INVALID and read[1].kind is Kind.VALUE:  # read, as something else
-            return Verdict(
-                False, Mismatch.wrong_error(ErrorGroup.SHAPE, ErrorGroup.ATTRIBUTE_TYPE), Behaviour.WRONG_ERROR
-            )
+        read_then_refused = _read_then_refused(case, ref, got)  # read, as something else
+        if read_then_refused is not None:
+            return Verdict(False, read_then_refused, Behaviour.WRONG_ERROR)
         return Verdict(True, Mismatch.OK, Behaviour.RAISES)  # a bool refused where an int is asked for: strict
     if read is not None:  # read as the int it is, or not: judged on the int's answer
         return _verdict(read[0], read[1], got, PolicyValues(read[0]), framework, mode)
