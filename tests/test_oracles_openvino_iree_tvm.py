@@ -25,6 +25,7 @@ from conformance.execution import registry
 from conformance.judge.verdict import reference_outcome
 from oracles import iree_oracle, openvino_oracle, tvm_oracle
 from oracles.base import Oracle
+from oracles.onnx_oracle import OnnxOracle
 
 MODULES = (openvino_oracle, iree_oracle, tvm_oracle)
 ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
@@ -196,6 +197,49 @@ def test_an_iree_answer_is_copied_out_of_its_buffer_and_stays_right_after_later_
     for dtype in (np.int8, np.float32, np.uint16, np.int64):  # other models compiled and run after it
         iree.run_in_process("onnx.Gather-1", np.arange(30, dtype=dtype).reshape(3, 5, 2), idx, {"axis": 1})
     assert first.value.tolist() == np.take(data, idx, axis=1).tolist()
+
+
+@pytest.mark.parametrize("name", ["iree", "tvm"])
+def test_a_compiled_module_is_keyed_on_op_attributes_and_each_inputs_element_type_and_rank(name: str) -> None:
+    """IREE and TVM compile one module per model (the prelude's ``compiled(model)`` caches on its bytes): the op,
+    its attributes, and each input's element type (signed and unsigned of one width apart) and rank each make
+    another model. A shape does not: the model's dimensions are symbolic (GatherND's tuple length aside), and the
+    one module serves every shape of its ranks (issue 43)."""
+    if name not in ORACLES:
+        pytest.skip(f"{name} is not installed")
+    oracle = ORACLES[name]
+    assert isinstance(oracle, OnnxOracle)
+    x = np.arange(10).reshape(2, 5)
+
+    def key(data: np.ndarray, indices: np.ndarray, op: str = "onnx.Gather-13", axis: int = 1) -> bytes:
+        return oracle.constants(op, data, indices, {"axis": axis})["MODEL"]
+
+    base = key(x.astype(np.uint8), np.array([1]))
+    others = [
+        key(x.astype(np.int8), np.array([1])),
+        key(x.astype(np.uint8), np.array([1], np.uint64)),
+        key(x.astype(np.uint8), np.array([1], np.int32)),
+        key(x.astype(np.uint8).reshape(1, 2, 5), np.array([1])),
+        key(x.astype(np.uint8), np.array([[1]])),
+        key(x.astype(np.uint8), np.array([1]), axis=0),
+        key(x.astype(np.uint8), np.array([1]), op="onnx.Gather-11"),
+    ]
+    assert len({base, *others}) == 1 + len(others)
+    assert key(np.zeros((7, 3), np.uint8), np.array([0, 2, 1])) == base  # another shape of the same ranks
+
+
+@_needs("iree", "tvm")
+@pytest.mark.parametrize("name", ["iree", "tvm"])
+def test_one_module_answers_every_shape_and_each_same_width_type_its_own(name: str) -> None:
+    """In one process, data of one width but signed and unsigned, at two shapes each, every answer right."""
+    oracle = ORACLES[name]
+    idx = np.array([4, 0, 2])
+    for shape in ((2, 5), (3, 7), (2, 5)):
+        raw = np.arange(np.prod(shape)).reshape(shape) * 37 % 256
+        for dtype in (np.uint8, np.int8, np.uint16, np.int16):
+            data = raw.astype(np.uint8).astype(dtype)
+            out = oracle.run_in_process("onnx.Gather-13", data, idx, {"axis": 1})
+            assert out.value.tolist() == np.take(data, idx, axis=1).tolist(), (shape, dtype)
 
 
 @_needs("openvino", "openvino-onnx")
