@@ -248,6 +248,16 @@ def test_counterfactuals_change_one_feature_toward_its_ordinary_value_and_retag(
     assert str(got["empty dimensions"].case.tags.regime) == "oob-above"  # index 7 on an axis of 1
 
 
+def test_an_attribute_whose_ordinary_value_empties_the_output_is_no_counterfactual() -> None:
+    """IREE 3.13 and TVM 0.27 crash (SIGSEGV) on GatherND index 2**31 under batch_dims 0 and 1 alike (by hand,
+    issue 43); on data (1, 0), batch_dims=0 makes the output (1, 0), which reads nothing, and the crash was titled
+    "for batch_dims=1". An ordinary value that empties the output shows nothing of a read."""
+    case = Case("onnx.GatherND-13", np.zeros((1, 0), np.int32), np.array([[2**31]]), {"batch_dims": 1})
+    assert "attribute batch_dims" not in {c.words() for c in counterfactuals(case)}
+    wide = replace(case, data=np.zeros((1, 3), np.int32))  # batch_dims=0 reads row 2**31 there: a fair change
+    assert "attribute batch_dims" in {c.words() for c in counterfactuals(wide)}
+
+
 def test_a_counterfactual_is_tagged_by_its_own_values() -> None:
     case = Case(
         "numpy.take",
