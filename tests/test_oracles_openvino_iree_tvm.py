@@ -199,6 +199,26 @@ def test_an_iree_answer_is_copied_out_of_its_buffer_and_stays_right_after_later_
     assert first.value.tolist() == np.take(data, idx, axis=1).tolist()
 
 
+@_needs("iree")
+def test_the_iree_artefacts_sequence_replayed_in_one_worker_gives_the_right_answers() -> None:
+    """Issue 43's artefact as a campaign met it: a worker sends the answers of fast cases (a model compiled before)
+    together, after the next ones; where the next case compiles a new model, IREE reused the buffer a held answer
+    was a view of, and uint8 data read back [224 0][0 0]... Each uint8 answer here waits in the worker while a
+    model of another dtype compiles; every one must hold the right values."""
+    data, idx = np.array([7, 3, 9, 4, 12, 5, 20, 8, 6, 15], np.uint8).reshape(1, 5, 2), np.array([1, 3, 0])
+    cases = [Case("onnx.Gather-1", data, idx, {"axis": 1})]
+    for dtype in (np.int8, np.uint16, np.int16, np.uint32, np.int64):  # the held answer, then a new compilation
+        cases += [cases[0], Case("onnx.Gather-1", np.arange(30, dtype=dtype).reshape(3, 5, 2), idx, {"axis": 1})]
+    with registry.registered(TABLE), registry.get("iree") as isolated:
+        answers = isolated.run_many(cases)
+    wrong = [
+        (c.data.dtype.name, a.describe(), a.value.tolist() if a.value is not None else None)
+        for c, a in zip(cases, answers)
+        if a.value is None or a.value.tolist() != np.take(c.data, idx, axis=1).tolist()
+    ]
+    assert not wrong, wrong
+
+
 @pytest.mark.parametrize("name", ["iree", "tvm"])
 def test_a_compiled_module_is_keyed_on_op_attributes_and_each_inputs_element_type_and_rank(name: str) -> None:
     """IREE and TVM compile one module per model (the prelude's ``compiled(model)`` caches on its bytes): the op,
