@@ -51,7 +51,6 @@ from iree.compiler.extras import onnx_importer
 from iree.compiler.ir import Context
 
 
-@functools.lru_cache(maxsize=256)
 def compiled(model):
     """The ONNX model imported as MLIR (iree-import-onnx's importer), compiled for llvm-cpu, loaded for local-sync."""
     proto = onnx.shape_inference.infer_shapes(onnx.load_from_string(model))  # the output's rank: the importer needs it
@@ -69,8 +68,23 @@ def to_native(a):
     return np.array(a, copy=True, order="C")  # contiguous, 0-d kept
 
 
+@functools.lru_cache(maxsize=256)
+def built(model):
+    """The model compiled, or the exception its compilation raised: a model that fails to compile or load fails
+    the same way every time, and compiling it again for each case made the run after a warm-up compile too (IREE's
+    rank-30 GatherND: "dispatch requiring 66 constants exceeds limit of 64", 2 to 6 s a time, a "hang" on a busy
+    machine; issue 43)."""
+    try:
+        return compiled(model), None
+    except Exception as exc:  # noqa: BLE001 - the case's answer, kept
+        return None, exc
+
+
 def run_model(model, data, indices):
-    return compiled(model)(data, indices)
+    module, failure = built(model)
+    if failure is not None:
+        raise failure
+    return module(data, indices)
 
 
 def to_numpy(x, like):

@@ -43,7 +43,6 @@ from tvm import relax
 from tvm.relax.frontend.onnx import from_onnx
 
 
-@functools.lru_cache(maxsize=256)
 def compiled(model):
     """The ONNX model through the Relax ONNX front end, legalized, compiled for llvm, on a Relax VM."""
     with warnings.catch_warnings():
@@ -57,8 +56,23 @@ def to_native(a):
     return tvm.runtime.tensor(np.array(a, copy=True, order="C"))  # contiguous, 0-d kept
 
 
+@functools.lru_cache(maxsize=256)
+def built(model):
+    """The model compiled, or the exception its compilation raised: a model that fails to compile or load fails
+    the same way every time, and compiling it again for each case made the run after a warm-up compile too (IREE's
+    rank-30 GatherND: "dispatch requiring 66 constants exceeds limit of 64", 2 to 6 s a time, a "hang" on a busy
+    machine; issue 43)."""
+    try:
+        return compiled(model), None
+    except Exception as exc:  # noqa: BLE001 - the case's answer, kept
+        return None, exc
+
+
 def run_model(model, data, indices):
-    return compiled(model)(data, indices)
+    module, failure = built(model)
+    if failure is not None:
+        raise failure
+    return module(data, indices)
 
 
 def to_numpy(x, like):
