@@ -10,7 +10,7 @@ internal error after an int64 run (pinned by its own test in
 test_oracles_mlx_paddle_array_api.py: the probes' order here does not show
 it). Here each installed oracle's worker runs
 the atlas's probes of a few conditions (valid ones, in four index dtypes and
-six data dtypes, signed and unsigned of one width next to each other: a
+five data dtypes, signed and unsigned of one width next to each other: a
 compiled module keyed on the bytes' width alone would answer int8 data with
 the uint8 module; issue 43), then probes that fail or read elsewhere (an index equal to the size or to
 minus the size, an index dimension larger than the data's, a batch
@@ -40,11 +40,9 @@ FIRST = (
     "data-uint16",
     "index-int32",
     "data-int16",
-    "data-uint64",
-    "data-float16",
 )
 """In this order: the narrow index dtypes first, as a fresh worker's first cases, the data dtype changing between
-valid probes (uint8, int8, float32, uint16, int16, uint64, float16)."""
+valid probes (uint8, int8, float32, uint16, int16): signed and unsigned of one width in turn."""
 BETWEEN = ("size", "index-dim-larger", "batch-mismatch", "data-int64", "minus-size")
 
 
