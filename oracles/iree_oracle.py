@@ -31,7 +31,7 @@ from conformance.core.outcome import ErrorClass
 from conformance.execution.glance import Snippet
 from oracles._common import WHOLE_COMPILER, Patterns, when_installed
 from oracles.base import Oracle
-from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
+from oracles.onnx_oracle import COMPILED_MODEL_RUNNER, ONNX_OPS, OnnxOracle
 
 IREE_PATTERNS: Patterns = (
     (ErrorClass.INTERNAL, ("failed to legalize operation 'torch.operator'",)),  # an ONNX op (version) it cannot lower
@@ -40,7 +40,8 @@ IREE_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
-IREE_PRELUDE = '''
+IREE_PRELUDE = (
+    '''
 import functools
 
 import numpy as np
@@ -68,25 +69,6 @@ def to_native(a):
     return np.array(a, copy=True, order="C")  # contiguous, 0-d kept
 
 
-@functools.lru_cache(maxsize=256)
-def built(model):
-    """The model compiled, or the exception its compilation raised: a model that fails to compile or load fails
-    the same way every time, and compiling it again for each case made the run after a warm-up compile too (IREE's
-    rank-30 GatherND: "dispatch requiring 66 constants exceeds limit of 64", 2 to 6 s a time, a "hang" on a busy
-    machine; issue 43)."""
-    try:
-        return compiled(model), None
-    except Exception as exc:  # noqa: BLE001 - the case's answer, kept
-        return None, exc
-
-
-def run_model(model, data, indices):
-    module, failure = built(model)
-    if failure is not None:
-        raise failure
-    return module(data, indices)
-
-
 def to_numpy(x, like):
     """The answer as NumPy, copied out of IREE's buffer (a view of it changes once IREE reuses the memory: the
     next cases' compilations overwrote uint8 answers with zeros, issue 43), in like's dtype where IREE answers the
@@ -95,6 +77,8 @@ def to_numpy(x, like):
     same_size = value.dtype != like.dtype and value.dtype.itemsize == like.dtype.itemsize
     return value.view(like.dtype) if same_size else value
 '''
+    + COMPILED_MODEL_RUNNER
+)
 
 
 IREE_SNIPPET = Snippet(

@@ -106,6 +106,30 @@ ONNX_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
+COMPILED_MODEL_RUNNER = """
+
+@functools.lru_cache(maxsize=256)
+def built(model):
+    \"\"\"The model compiled, or the exception its compilation raised: a model that fails to compile or load fails
+    the same way every time, and compiling it again for each case made the run after a warm-up compile too (IREE's
+    rank-30 GatherND: "dispatch requiring 66 constants exceeds limit of 64", 2 to 6 s a time, a "hang" on a busy
+    machine; issue 43).\"\"\"
+    try:
+        return compiled(model), None
+    except Exception as exc:  # noqa: BLE001 - the case's answer, kept
+        return None, exc
+
+
+def run_model(model, data, indices):
+    module, failure = built(model)
+    if failure is not None:
+        raise failure
+    return module(data, indices)
+"""
+"""The tail of the prelude of an oracle that compiles each model itself (IREE, TVM; the prelude imports
+``functools`` and defines ``compiled(model)``): ``run_model`` runs the module ``compiled(model)`` gave, one per
+model, keeping a failure to compile or load with the model as it keeps a module."""
+
 ORT_PRELUDE = (
     """
 import ctypes

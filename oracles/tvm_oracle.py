@@ -24,7 +24,7 @@ from conformance.core.outcome import ErrorClass
 from conformance.execution.glance import Snippet
 from oracles._common import WHOLE_COMPILER, Patterns, when_installed
 from oracles.base import Oracle
-from oracles.onnx_oracle import ONNX_OPS, OnnxOracle
+from oracles.onnx_oracle import COMPILED_MODEL_RUNNER, ONNX_OPS, OnnxOracle
 
 TVM_PATTERNS: Patterns = (
     (ErrorClass.DTYPE_UNSUPPORTED, ("unsupported data type*", "unsupported dtype*", "not supported", "cannot convert")),
@@ -32,7 +32,8 @@ TVM_PATTERNS: Patterns = (
     (ErrorClass.SHAPE_INVALID, ("shape*", "rank*", "dimension*")),
 )
 
-TVM_PRELUDE = '''
+TVM_PRELUDE = (
+    '''
 import functools
 import warnings
 
@@ -56,29 +57,12 @@ def to_native(a):
     return tvm.runtime.tensor(np.array(a, copy=True, order="C"))  # contiguous, 0-d kept
 
 
-@functools.lru_cache(maxsize=256)
-def built(model):
-    """The model compiled, or the exception its compilation raised: a model that fails to compile or load fails
-    the same way every time, and compiling it again for each case made the run after a warm-up compile too (IREE's
-    rank-30 GatherND: "dispatch requiring 66 constants exceeds limit of 64", 2 to 6 s a time, a "hang" on a busy
-    machine; issue 43)."""
-    try:
-        return compiled(model), None
-    except Exception as exc:  # noqa: BLE001 - the case's answer, kept
-        return None, exc
-
-
-def run_model(model, data, indices):
-    module, failure = built(model)
-    if failure is not None:
-        raise failure
-    return module(data, indices)
-
-
 def to_numpy(x, like):
     value = x.numpy()
     return value.view(like.dtype) if like.dtype.name == "bfloat16" and value.dtype != like.dtype else value
 '''
+    + COMPILED_MODEL_RUNNER
+)
 
 
 TVM_SNIPPET = Snippet(
