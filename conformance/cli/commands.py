@@ -50,6 +50,7 @@ from conformance.cli.selection import (
 from conformance.core.oracle import Oracle, OracleInfo
 from conformance.core.vocabulary import FindingStatus, GateProblem
 from conformance.execution import registry
+from conformance.execution.artefact_cache import cache_root, cache_sections, clear_cache
 from conformance.execution.cores import CORES, machine_cores
 from conformance.execution.environment import describe, run_facts
 from conformance.gate import baseline as bl
@@ -470,6 +471,26 @@ def report(paths: list[Path], *, out: Path, compare: bool) -> Path:
 def describe_oracles() -> str:
     """``oracles``: the table, with why each missing module is missing."""
     return describe()
+
+
+def cache_action(action: str) -> str:
+    """``cache info``: a line per part of the cache, with its files and size; ``cache clear``: remove it all.
+
+    >>> import os, tempfile; os.environ["GATHER_CONFORMANCE_CACHE"] = tempfile.mkdtemp() + "/gc"
+    >>> print(cache_action("info").split(": ", 1)[1])
+    empty
+    >>> del os.environ["GATHER_CONFORMANCE_CACHE"]
+    """
+    root = cache_root()
+    if action == "clear":
+        return f"{root}: cleared ({clear_cache() / 2**20:.1f} MiB)"
+    sections = cache_sections()
+    if not sections:
+        return f"{root}: empty"
+    width = max(len(s.name) for s in sections)
+    lines = [f"{s.name:{width}}  {s.files:6,d} files  {s.bytes / 2**20:9.1f} MiB" for s in sections]
+    total = sum(s.bytes for s in sections) / 2**20
+    return "\n".join([f"{root}: {total:.1f} MiB", *lines])
 
 
 def baseline_action(action: str, file: Path | None) -> int:

@@ -6,6 +6,7 @@
 * ``report PATH...``: the report from saved results (a run folder, even one a
   killed run left, shards to merge, or two runs with ``--compare``).
 * ``oracles``, ``ops``: what can run here; the op catalog.
+* ``cache info|clear``: what the cache on disk holds (compiled artefacts kept across runs), or remove it.
 * ``baseline validate|draft``: check a baseline file; draft entries for new findings.
 * ``upgrade FRAMEWORK==A FRAMEWORK==B ...``: one environment per version, the
   atlas and the baseline replay in each, one report of what changed (exit 1
@@ -173,6 +174,13 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--compare", action="store_true", help="show what changed between two runs")
     sub.add_parser("oracles", help="list the oracles that can run here")
     sub.add_parser("ops", help="list the op catalog")
+    cache = sub.add_parser(
+        "cache",
+        help="what the cache on disk holds (compiled artefacts, discovery reports, upgrade environments), or clear it",
+        description="The cache is $GATHER_CONFORMANCE_CACHE, else ~/.cache/gather-conformance; "
+        "GATHER_CONFORMANCE_NO_CACHE=1 turns it off.",
+    )
+    cache.add_argument("action", choices=("info", "clear"))
     base = sub.add_parser(
         "baseline", help="validate a baseline, draft entries for new findings, or re-key it under the current rule"
     )
@@ -329,6 +337,9 @@ def _dispatch(args: argparse.Namespace, started: float) -> int:
         return OK
     if args.command == "oracles":
         print(commands.describe_oracles())
+        return OK
+    if args.command == "cache":
+        print(commands.cache_action(args.action))
         return OK
     if args.command == "report":
         print(f"report: {commands.report(args.results, out=args.out, compare=args.compare)}")

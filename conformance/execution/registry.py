@@ -55,6 +55,7 @@ from typing import Any, Literal, overload
 
 from conformance.core.machine import THREAD_VARIABLES
 from conformance.core.oracle import InProcessOracle, OracleInfo
+from conformance.execution.artefact_cache import cache_off, cache_root
 from conformance.execution.isolation import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, IsolatedOracle
 from conformance.execution.loading import OracleUnavailable, load_oracle
 from conformance.execution.process import Died, NoAnswer, WorkerProcess, crash_outcome
@@ -218,10 +219,9 @@ def _fingerprint(module: str) -> str:
 
 def _cache_file(module: str) -> Path | None:
     """Where the report for ``module`` is kept, or None if it isn't (test fakes, cache off)."""
-    if module.endswith(".py") or os.environ.get("GATHER_CONFORMANCE_NO_CACHE"):
+    if module.endswith(".py") or cache_off():
         return None
-    root = Path(os.environ.get("GATHER_CONFORMANCE_CACHE") or Path.home() / ".cache" / "gather-conformance")
-    return root / f"discovery-{module}-{_fingerprint(module)}.json"
+    return cache_root() / f"discovery-{module}-{_fingerprint(module)}.json"
 
 
 def _load_cached(module: str) -> ModuleReport | None:

@@ -50,6 +50,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from conformance.core.oracle import OracleInfo
+from conformance.execution.artefact_cache import cache_root
 from conformance.upgrade.installer import (
     INSTALL_TIMEOUT_S,
     Completed,
@@ -64,8 +65,6 @@ from conformance.upgrade.installer import (
 )
 from conformance.upgrade.request import Request
 
-CACHE_VARIABLE = "GATHER_CONFORMANCE_CACHE"
-"""Where environments and the suite's wheels are kept (else ``~/.cache/gather-conformance``)."""
 ENV_MARKER = "gc-env.json"
 """Written last into a finished environment: what was asked and what was relaxed."""
 SUITE_STAMP = "gc-suite.txt"
@@ -83,11 +82,6 @@ MAX_RELAXATIONS = 4
 class InstallError(RuntimeError):
     """A requested version whose environment cannot be built or used: the
     message names it and says why, in one line."""
-
-
-def cache_root() -> Path:
-    """``$GATHER_CONFORMANCE_CACHE``, else ``~/.cache/gather-conformance``."""
-    return Path(os.environ.get(CACHE_VARIABLE) or Path.home() / ".cache" / "gather-conformance")
 
 
 def suite_root(module_file: str | Path = __file__) -> Path | None:
