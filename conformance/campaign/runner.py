@@ -235,6 +235,15 @@ class _Work:
     findings: list[Finding] | None = None
     history: list[HistoryEffect] = field(default_factory=list)
     failure: BaseException | None = None
+    phase_s: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase, in the order run (``starting``: before the first, the oracles' first start-ups)."""
+
+    def _enter(self, phase: str) -> None:
+        """Begin ``phase`` (``done``: the end): the phase before it gets its seconds in :attr:`phase_s`."""
+        now = time.monotonic()
+        began = self.start + sum(self.phase_s.values())
+        self.phase_s[self.phase] = round(self.phase_s.get(self.phase, 0.0) + now - began, 3)
+        self.phase = phase
 
     def __call__(self) -> None:
         try:
@@ -258,7 +267,7 @@ class _Work:
         settings, sightings, budget = self.settings, self.sightings, self.settings.budget_s
         ops = list(settings.ops) if settings.ops else None
         if self.replay is not None:
-            self.phase = "replay"
+            self._enter("replay")
             self.progress.phase("replay", len(self.oracles))
             replayed = list(self.replay(lambda: self.progress.advance(findings=0)))
             if self.halt.is_set():  # cut short: its oracles may have ended under it (not a replay's answers)
@@ -268,7 +277,7 @@ class _Work:
                 for r in self.replayed:
                     sightings.stream.record(Record.REPLAY, r)
         if settings.atlas and not self.halt.is_set():
-            self.phase = "atlas"
+            self._enter("atlas")
             self.atlas_run = AtlasRun.over(self.oracles, self.infos)
             atlas_end = None if budget is None else self.start + budget * ATLAS_SHARE
             limit = None if budget is None else int(budget * ATLAS_SHARE / PROBE_RUN_S)
@@ -294,7 +303,7 @@ class _Work:
             if self.out_dir is not None:
                 self.atlas.save(self.out_dir / "atlas.json")
         self.atlas_s = time.monotonic() - self.start
-        self.phase = "drawing"
+        self._enter("drawing")
         self._draw(ops)
         if self.stop.is_set():
             self.seen_stop_in = self.phase
@@ -304,7 +313,7 @@ class _Work:
         shrink_end = None if budget is None else self.start + budget * (DRAW_SHARE + SHRINK_SHARE)
         if self.halt.is_set() or self.stop.is_set():
             shrink_end = time.monotonic()  # interrupted: no shrinking, first examples as they are
-        self.phase = "shrinking"
+        self._enter("shrinking")
         self.progress.phase("shrinking", len(sightings.first))
         # a shrink candidate may hang a framework where a probe did: the atlas's limit, not a drawn case's
         builders = [Limited(o, settings.probe_timeout) for o in self.oracles] if settings.atlas else self.oracles
@@ -313,12 +322,12 @@ class _Work:
         )
         self.findings = findings
         if not (self.halt.is_set() or self.stop.is_set()):  # a stop writes what there is, unconfirmed
-            self.phase = "confirming"
+            self._enter("confirming")
             self.progress.phase("confirming", None)
             self.findings, self.history = confirmed(findings, self.oracles, self.infos)
             for effect in self.history:
                 sightings.history_effect(effect)
-        self.phase = "done"
+        self._enter("done")
 
     def _draw(self, ops: list[str] | None) -> None:
         settings, budget = self.settings, self.settings.budget_s
@@ -457,7 +466,7 @@ def run_campaign(
         run_facts = run_facts | {"broken_oracles": broken}
     run_facts = run_facts | {
         "concurrency": CORES.figures(),
-        "timing": timing(oracles),
+        "timing": {"phases_s": work.phase_s, "oracles": timing(oracles)},
         "history_effects": history_facts(work.history),
     }
     figures = sightings.figures(loop_s, total_s, findings, work.atlas_s if atlas else 0.0)
@@ -490,9 +499,10 @@ def run_campaign(
 
 
 def timing(oracles: Sequence[Oracle]) -> dict[str, Any]:
-    """Each isolated oracle's time figures (warm-ups, cases confirmed after
-    passing their limit, hangs, the slowest that answered): slowness is a
-    figure of the run, never a behaviour.
+    """Each isolated oracle's time figures (its workers' start-up, compilations cold and warm, runs, each with
+    seconds; warm-ups, cases confirmed after passing their limit, hangs, the slowest that answered): slowness is a
+    figure of the run, never a behaviour; ``facts["timing"]`` holds them under ``oracles``, beside the seconds of
+    each phase (``phases_s``).
 
     >>> timing([])
     {}

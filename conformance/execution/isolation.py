@@ -165,10 +165,14 @@ class _Worker(WorkerProcess):
         self.name = name
         self.ran = 0
         """Cases it has answered, warm-ups aside: a crash on its first case is a fresh process's own."""
+        self.spawned = time.monotonic()
+        self.start_s = 0.0
+        """Seconds from its spawning to its oracle loaded (the framework imported), once :meth:`ready`."""
 
     def ready(self, startup_timeout: float) -> None:
         """Wait until the oracle has loaded (``info`` and ``facts`` set); raises :class:`WorkerStartError`."""
         self.info, self.facts = self._handshake(self.name, startup_timeout)
+        self.start_s = time.monotonic() - self.spawned
 
     def _handshake(self, name: str, timeout: float) -> tuple[OracleInfo, dict[str, Any]]:
         reply = self.receive(timeout)
@@ -235,7 +239,12 @@ class IsolatedOracle:
             "crashes": 0,
             "unrepeated": 0,
             "peak_mib": 0,
+            "workers": 0,
+            "compiles_cold": 0,
+            "compiles_warm": 0,
+            "runs": 0,
         }
+        self._seconds = dict.fromkeys(("start_s", "compile_cold_s", "compile_warm_s", "run_s"), 0.0)
         self._recent: deque[str] = deque(maxlen=RECENT_KEPT)  # the current worker's last cases, in words
         self._before: OrderedDict[bytes, tuple[str, ...]] = OrderedDict()  # case key -> what its worker ran before
         self._spare: _Worker | None = None  # spawned ahead, once a case has spent a worker (see _spent)
@@ -291,6 +300,8 @@ class IsolatedOracle:
                     self._broken = str(exc)
                     raise
             self._worker, self._info, self._facts = worker, worker.info, worker.facts
+            self._counts["workers"] += 1
+            self._seconds["start_s"] += worker.start_s
             if (self._counts["spent"] or self._died) and not self._confirming:  # the next one loads meanwhile
                 self._spare = _Worker(self.module, self.name)
 
@@ -449,7 +460,9 @@ class IsolatedOracle:
             self._warm_hung.add(signature)
 
     def timing(self) -> dict[str, Any]:
-        """What the run facts say of this oracle's time: warm-up cases run, cases confirmed after passing their limit,
+        """What the run facts say of this oracle's time: its workers and the seconds they took to load
+        (``start_s``), its compilations (warm-ups where it compiles) cold and warm (from the disk cache) with their
+        seconds, its other cases (``runs``, ``run_s``), warm-up cases run, cases confirmed after passing their limit,
         those that hung again, workers a case left unable to run another (``spent``), cases whose worker a SIGKILL from
         outside ended and that ran again alone (``killed``), crashes a fresh worker repeated (``crashes``) and those it
         answered instead (``unrepeated``, :meth:`_repeated`; the first few listed in ``unrepeated_cases``), the most RAM
@@ -458,9 +471,11 @@ class IsolatedOracle:
 
         >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
         {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'killed': 0, 'crashes': 0, 'unrepeated': 0,
-         'peak_mib': 0, 'slowest': [], 'unrepeated_cases': []}
+         'peak_mib': 0, 'workers': 0, 'compiles_cold': 0, 'compiles_warm': 0, 'runs': 0, 'start_s': 0.0,
+         'compile_cold_s': 0.0, 'compile_warm_s': 0.0, 'run_s': 0.0, 'slowest': [], 'unrepeated_cases': []}
         """
-        return {**self._counts, "slowest": list(self._slowest), "unrepeated_cases": list(self._unrepeated)}
+        seconds = {k: round(v, 3) for k, v in self._seconds.items()}
+        return {**self._counts, **seconds, "slowest": list(self._slowest), "unrepeated_cases": list(self._unrepeated)}
 
     def _remembered(self, key: bytes) -> Outcome | None:
         outcome = self._memo.get(key)
@@ -536,8 +551,9 @@ class IsolatedOracle:
         outcomes: list[Outcome] = []
         while len(outcomes) < len(sent):
             reply = worker.receive(case_clock.limit(), case_clock)
-            if isinstance(reply, tuple):  # ("outcomes", seq, outcomes, why the last one spent the worker or None)
+            if isinstance(reply, tuple):  # ("outcomes", seq, outcomes, why the last one spent the worker or None, hits)
                 if reply[1] == seq:
+                    self._clocked(reply[2], reply[4], owner[len(outcomes) :])
                     outcomes += reply[2]
                     if reply[3]:
                         return self._spent(sent[len(outcomes) - 1], owner[len(outcomes) - 1] < 0, outcomes, owner)
@@ -555,6 +571,16 @@ class IsolatedOracle:
             return {**answered, owner[failed_at]: (failure, True)}
         worker.ran += sum(o >= 0 for o in owner)
         return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
+
+    def _clocked(self, outcomes: list[Outcome], hits: list[int], owner: list[int]) -> None:
+        """Count the worker's seconds for ``outcomes`` (each case's own, timed around its call in the worker): a
+        warm-up on an oracle that compiles is a compilation, warm where its case had a compilation from the disk
+        cache (``hits``), cold where not; every other case is a run (its first call compiles where no warm-up could)."""
+        compiles = self._info is not None and self._info.compiles
+        for outcome, hit, position in zip(outcomes, hits, owner, strict=False):
+            kind = ("compile_warm" if hit else "compile_cold") if position < 0 and compiles else "run"
+            self._counts["runs" if kind == "run" else kind.replace("compile", "compiles")] += 1
+            self._seconds[f"{kind}_s"] += outcome.seconds
 
     def _spent(
         self, last: Wire, warm_up: bool, outcomes: list[Outcome], owner: list[int]

@@ -15,9 +15,11 @@ The protocol, parent -> worker: first a job, ``("oracle", settings)`` or
 ``("reproducer", seq, case, reference, observed)`` or ``("stop",)``.
 
 Worker -> parent: ``("ready", info, thread_facts, pid)`` or ``("failed",
-is_missing, message)`` once; then ``("outcomes", seq, [outcome, ...], spent)``
+is_missing, message)`` once; then ``("outcomes", seq, [outcome, ...], spent, hits)``
 chunks in order (``spent``: None, or why the chunk's last case left the worker
-unable to run another, its last message; the index of the running case is kept in the ``progress`` file, an
+unable to run another, its last message; ``hits``: per outcome, the compilations
+its case had from the disk cache, as the oracle's optional ``cache_hits()``
+counts them; the index of the running case is kept in the ``progress`` file, an
 int64 the parent maps too) and ``("reproducer", seq, reproducer, problem)``.
 A discovery worker sends ``("module", module, infos, thread_facts, problem)``
 per module.
@@ -52,6 +54,7 @@ from conformance.core.judgement import Judgement
 from conformance.core.machine import thread_facts
 from conformance.core.oracle import InProcessOracle
 from conformance.core.outcome import ErrorClass, Outcome
+from conformance.execution.artefact_cache import compiled_folder
 from conformance.execution.loading import OracleUnavailable, load_module, load_oracle
 
 FLUSH_SECONDS = 0.02
@@ -92,15 +95,19 @@ def enable_fault_log(path: str) -> None:
     faulthandler.enable(file=_fault_file)
 
 
-def _send_outcomes(conn: Connection, seq: int, outcomes: list[Outcome], spent: str | None = None) -> None:
-    """Send ``("outcomes", seq, outcomes, spent)``, turning an outcome that
+def _send_outcomes(
+    conn: Connection, seq: int, outcomes: list[Outcome], spent: str | None = None, hits: list[int] | None = None
+) -> None:
+    """Send ``("outcomes", seq, outcomes, spent, hits)``, turning an outcome that
     cannot travel into an error outcome; ``spent``: why the last of them left
     this process unable to run another, in the same message (a separate one
-    could be left unread when that case was the batch's last)."""
+    could be left unread when that case was the batch's last); ``hits``: for
+    each outcome, the compilations its case had from the disk cache."""
+    hits = hits if hits is not None else [0] * len(outcomes)
     try:
-        conn.send(("outcomes", seq, outcomes, spent))
+        conn.send(("outcomes", seq, outcomes, spent, hits))
     except (TypeError, AttributeError, ValueError, pickle.PicklingError):  # pickling failed: say so instead of dying
-        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes], spent))
+        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes], spent, hits))
 
 
 def _travelling(outcome: Outcome) -> Outcome:
@@ -127,16 +134,20 @@ def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap,
     with the reason, and return False: the worker ends, and the rest of the
     batch runs in a fresh one. True while the worker can go on."""
     spent_by = getattr(oracle, "spent_by", None)
+    cache_hits = getattr(oracle, "cache_hits", lambda: 0)
     pending: list[Outcome] = []
+    hits: list[int] = []
     last_flush = time.monotonic()
     for index, (op, data, indices, attrs) in enumerate(cases):
         struct.pack_into("q", progress, 0, index)
+        before = cache_hits()
         outcome = _run_case(oracle, op, data, indices, attrs)
         pending.append(outcome)
+        hits.append(cache_hits() - before)
         why = spent_by(outcome) if callable(spent_by) else None
         if why or index == len(cases) - 1 or time.monotonic() - last_flush >= FLUSH_SECONDS:
-            _send_outcomes(conn, seq, pending, why)
-            pending, last_flush = [], time.monotonic()
+            _send_outcomes(conn, seq, pending, why, hits)
+            pending, hits, last_flush = [], [], time.monotonic()
         if why:
             return False
     return True
@@ -168,9 +179,9 @@ def serve_oracle(requests: Connection, replies: Connection, settings: dict[str, 
     try:
         oracle = load_oracle(settings["module"], settings["name"])
         info = oracle.info()
-        warm_up = getattr(oracle, "warm_up", None)
-        if callable(warm_up):
-            warm_up()
+        keep = getattr(oracle, "keep_compilations", None)
+        if info.compiles and callable(keep) and (folder := compiled_folder(info.framework, info.version, info.device)):
+            keep(folder)
     except BaseException as exc:  # noqa: BLE001 - report any startup failure to the parent
         replies.send(("failed", isinstance(exc, OracleUnavailable), f"{type(exc).__name__}: {exc}"))
         return

@@ -167,3 +167,74 @@ def framework_versions(facts: Mapping[str, Any]) -> list[str]:
         f"{info.get('framework') or name} {info.get('version') or '?'}" for name, info in oracle_facts(facts).items()
     ]
     return list(dict.fromkeys(out))
+
+
+TIME_COLUMNS = (
+    ("workers", "workers", None),
+    ("start", "start_s", "s"),
+    ("compiles cold", "compiles_cold", None),
+    ("compile cold", "compile_cold_s", "s"),
+    ("compiles warm", "compiles_warm", None),
+    ("compile warm", "compile_warm_s", "s"),
+    ("runs", "runs", None),
+    ("run", "run_s", "s"),
+    ("confirmed", "confirmed", None),
+    ("hangs", "hangs", None),
+    ("peak MiB", "peak_mib", None),
+)
+"""The time table's columns: ``(heading, field of an oracle's timing, "s" for seconds)``."""
+
+
+def oracle_timing(facts: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each oracle's time figures (``facts["timing"]["oracles"]``; a run written before the phases were kept
+    holds them at ``facts["timing"]`` itself).
+
+    >>> oracle_timing({"timing": {"phases_s": {}, "oracles": {"jax": {"runs": 3}}}}), oracle_timing({})
+    ({'jax': {'runs': 3}}, {})
+    """
+    timing = facts.get("timing")
+    if not isinstance(timing, Mapping):
+        return {}
+    oracles = timing.get("oracles", timing)
+    return {str(k): dict(v) for k, v in oracles.items() if isinstance(v, Mapping)}
+
+
+def time_table(facts: Mapping[str, Any]) -> FactTable | None:
+    """Where each oracle's time went, slowest first (start-up, compilations cold and warm, runs, each with their
+    seconds): a slow oracle shows without a profiler. None where the facts have no time figures.
+
+    >>> title, columns, rows = time_table({"timing": {"oracles": {
+    ...     "numpy": {"workers": 1, "start_s": 0.2, "runs": 40, "run_s": 0.01},
+    ...     "jax": {"workers": 1, "start_s": 1.5, "compiles_cold": 9, "compile_cold_s": 4.1, "runs": 40,
+    ...             "run_s": 0.3}}}})
+    >>> columns[:5], rows[0][:5], rows[1][4]
+    (['oracle', 'workers', 'start', 'compiles cold', 'compile cold'], ['jax', '1', '1.50 s', '9', '4.10 s'], '—')
+    """
+    oracles = oracle_timing(facts)
+    if not oracles:
+        return None
+
+    def total(figures: Mapping[str, Any]) -> float:
+        return sum(float(figures.get(f) or 0.0) for _, f, unit in TIME_COLUMNS if unit == "s")
+
+    rows = []
+    for name, figures in sorted(oracles.items(), key=lambda item: -total(item[1])):
+        cells = [name]
+        for _, field, unit in TIME_COLUMNS:
+            value = figures.get(field)
+            cells.append(NONE_TEXT if value is None else human_duration(value) if unit == "s" else fact_text(value))
+        rows.append(cells)
+    return "time per oracle", ["oracle", *(heading for heading, _, _ in TIME_COLUMNS)], rows
+
+
+def phases_text(facts: Mapping[str, Any]) -> str | None:
+    """The seconds of each phase of the run, in order, as one line; None where the facts do not hold them.
+
+    >>> phases_text({"timing": {"phases_s": {"starting": 0.5, "atlas": 62.0, "drawing": 30.1}}})
+    'starting 0.50 s · atlas 1.0 min · drawing 30.1 s'
+    """
+    timing = facts.get("timing")
+    phases = timing.get("phases_s") if isinstance(timing, Mapping) else None
+    if not isinstance(phases, Mapping) or not phases:
+        return None
+    return " · ".join(f"{name} {human_duration(seconds)}" for name, seconds in phases.items())

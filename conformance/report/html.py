@@ -31,7 +31,14 @@ from conformance.report.atlas_diff import AtlasChange, atlas_changes
 from conformance.report.atlas_match import AtlasLinks
 from conformance.report.atlas_view import atlas_tables
 from conformance.report.dtype_view import dtype_tables
-from conformance.report.facts_view import fact_tables, fact_text, framework_versions, human_duration, oracle_facts
+from conformance.report.facts_view import (
+    fact_tables,
+    fact_text,
+    framework_versions,
+    human_duration,
+    oracle_facts,
+    time_table,
+)
 from conformance.report.finding_groups import FILTERS, filter_options, finding_groups
 from conformance.report.matrix_view import matrix_rows, oracle_columns
 from conformance.report.run_view import console_head, oracle_runs, run_rows
@@ -202,7 +209,9 @@ def page_context(
         v.upstream, v.upstream_file = issue_text(v.finding, run.facts, links), upstream_path(v.anchor)
     anchors = {v.finding.signature.key(): (v.anchor, v.number) for v in views}
     groups = finding_groups(views, oracle_facts(run.facts))
-    facts, tables = fact_tables({k: v for k, v in run.facts.items() if k != "case_timeout_s"})
+    facts, tables = fact_tables({k: v for k, v in run.facts.items() if k not in ("case_timeout_s", "timing")})
+    if (times := time_table(run.facts)) is not None:
+        tables.insert(0, times)
     changes = (
         atlas_changes(old_atlas, atlas)
         if comparison is not None and atlas is not None and old_atlas is not None

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from conformance.core.vocabulary import FindingStatus
-from conformance.report.facts_view import NONE_TEXT, fact_text, human_duration, number_text
+from conformance.report.facts_view import NONE_TEXT, fact_text, human_duration, number_text, phases_text
 from conformance.results.run_result import RunResult
 
 BUDGET_LABELS: dict[str, str] = {
@@ -131,6 +131,8 @@ def run_rows(run: RunResult) -> list[tuple[str, str]]:
     shrink = _number(f, "shrink_seconds")
     if shrink is not None:
         rows.append(("shrinking", human_duration(shrink)))
+    if (phases := phases_text(run.facts)) is not None:
+        rows.append(("phases", phases))
     rows.append(
         ("raw discrepancies", f"{number_text(run.raw_discrepancies)}, as {len(run.findings)} findings (root causes)")
     )
