@@ -20,10 +20,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,7 @@ from conformance.core.judgement import Classifier, Judgement, says
 from conformance.core.oracle import OracleInfo, Reproducer
 from conformance.core.outcome import ErrorClass, Outcome
 from conformance.core.vocabulary import DtypeArg
+from conformance.execution.artefact_cache import write_atomically
 from conformance.execution.glance import Snippet, glance, with_attrs
 from conformance.execution.scripts import Program, script, unit_source
 from oracles.base import (
@@ -143,6 +146,45 @@ def is_text(a: np.ndarray) -> bool:
     return a.dtype.kind in "USO"
 
 
+class KeptArtefacts:
+    """A prelude's ``compile_kept(key, make)`` (``make()`` compiles; ``key``, a str or bytes, is what it compiles
+    from) through ``folder`` of the suite's artefact cache: each artefact kept as the bytes ``dump`` makes of it,
+    named by a digest of ``salt`` (the prelude: its code compiles it) and the key, and ``load``-ed back; ``hits``
+    counts those loaded back. Anything that fails in keeping or loading one compiles it, as without the cache.
+
+    >>> import tempfile
+    >>> kept = KeptArtefacts(Path(tempfile.mkdtemp()), "prelude", lambda a: a, lambda b: b)
+    >>> compile_kept = kept.wrap(lambda key, make: make())
+    >>> compile_kept("x", lambda: b"compiled"), compile_kept("x", lambda: b"again"), kept.hits
+    (b'compiled', b'compiled', 1)
+    """
+
+    def __init__(self, folder: Path, salt: str, dump: Callable[[Any], bytes], load: Callable[[bytes], Any]) -> None:
+        self.folder, self.salt, self.dump, self.load = folder, salt.encode(), dump, load
+        self.hits = 0
+
+    def path(self, key: str | bytes) -> Path:
+        key = key.encode() if isinstance(key, str) else key
+        return self.folder / (hashlib.sha256(self.salt + b"\0" + key).hexdigest() + ".bin")
+
+    def wrap(self, compile_kept: Callable[[Any, Callable[[], Any]], Any]) -> Callable[[Any, Callable[[], Any]], Any]:
+        def kept(key: str | bytes, make: Callable[[], Any]) -> Any:
+            path = self.path(key)
+            try:
+                artefact = self.load(path.read_bytes())
+            except Exception:  # noqa: BLE001 - not kept yet, or not loadable: compiled
+                artefact = compile_kept(key, make)
+                try:
+                    write_atomically(path, self.dump(artefact))
+                except Exception:  # noqa: BLE001, S110 - an artefact that cannot be kept is compiled again next time
+                    pass
+                return artefact
+            self.hits += 1
+            return artefact
+
+        return kept
+
+
 class FrameworkOracle(Oracle):
     """An oracle that runs :class:`OpUnit` source text: ``prelude`` (imports
     NumPy as ``np`` and defines ``to_native(a)`` and ``to_numpy(x, like)``),
@@ -175,9 +217,31 @@ class FrameworkOracle(Oracle):
         exec(compile(f"{prelude}\n{mode}", f"<{info.name} prelude>", "exec"), self._namespace)  # noqa: S102 - our own source text
         self._prepared: dict[tuple[Any, ...], Callable[[Any, Any], Any]] = {}
         self._converting: DtypeArg | None = None
+        self._kept: KeptArtefacts | None = None
 
     def info(self) -> OracleInfo:
         return self._info
+
+    def keep_compilations(self, folder: Path) -> None:
+        """The prelude's ``compile_kept(key, make)`` (where it has one: a compiler without a cache of its own)
+        through ``folder`` of the suite's artefact cache: an artefact compiled once is loaded back
+        (:meth:`load_artefact`) from the bytes :meth:`dump_artefact` kept, under a digest of the prelude and the
+        key. An artefact that cannot be kept or loaded is compiled, as without the cache."""
+        if "compile_kept" in self._namespace:
+            self._kept = KeptArtefacts(folder, self.prelude, self.dump_artefact, self.load_artefact)
+            self._namespace["compile_kept"] = self._kept.wrap(self._namespace["compile_kept"])
+
+    def cache_hits(self) -> int:
+        """Artefacts loaded back from the cache so far (:meth:`keep_compilations`)."""
+        return self._kept.hits if self._kept is not None else 0
+
+    def dump_artefact(self, artefact: Any) -> bytes:
+        """The bytes that keep a compiled artefact (one that is bytes already, as is)."""
+        return bytes(artefact)
+
+    def load_artefact(self, data: bytes) -> Any:
+        """The artefact from the bytes :meth:`dump_artefact` kept."""
+        return data
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         """Why this framework cannot hold ``a`` (the ``arg`` argument), or None."""

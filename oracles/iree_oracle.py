@@ -58,11 +58,21 @@ def compiled(model):
     info = onnx_importer.ModelInfo(proto)
     module = info.create_module(context=Context()).operation
     onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()
-    flags = ["--iree-llvmcpu-target-cpu=host", "--iree-input-demote-f64-to-f32=false"]  # keep float64 float64
-    vmfb = compiler.compile_str(str(module), target_backends=["llvm-cpu"], input_type="onnx", extra_args=flags)
+    mlir, flags = str(module), ["--iree-llvmcpu-target-cpu=host", "--iree-input-demote-f64-to-f32=false"]
+    vmfb = compile_kept(mlir + " ".join(flags), lambda: compile_vmfb(mlir, flags))
     context = runtime.SystemContext(config=runtime.Config("local-sync"))
     context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, vmfb))
     return context.modules.module[proto.graph.name]
+
+
+def compile_vmfb(mlir, flags):
+    """The MLIR module compiled for llvm-cpu (flags: the host's CPU, and float64 kept float64)."""
+    return compiler.compile_str(mlir, target_backends=["llvm-cpu"], input_type="onnx", extra_args=flags)
+
+
+def compile_kept(key, make):
+    """make(): what compiles the model (key: the text it compiles from, for the suite's cache of compilations)."""
+    return make()
 
 
 def to_native(a):

@@ -35,6 +35,8 @@ dtype('int32')
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from conformance.core.case import Case
@@ -44,6 +46,9 @@ from conformance.core.vocabulary import DtypeArg
 from conformance.execution.glance import Snippet
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
+
+CACHE_HIT_EVENT = "/jax/compilation_cache/cache_hits"
+"""The event ``jax.monitoring`` records for an executable taken from the persistent compilation cache."""
 
 JAX_OPS = ("jax.numpy.take", "jax.numpy.take_along_axis", "jax.advanced_indexing", "jax.lax.gather")
 
@@ -144,6 +149,26 @@ class JaxOracle(FrameworkOracle):
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
         self.x64, self.platform = x64, platform
+        self._hits = 0
+
+    def keep_compilations(self, folder: Path) -> None:
+        """JAX's persistent compilation cache in ``folder``, for every compilation however short (JAX keeps only
+        those over 1 s by default: a gather compiles in milliseconds), its hits counted (:meth:`cache_hits`)."""
+        import jax
+        from jax import monitoring
+
+        jax.config.update("jax_compilation_cache_dir", str(folder))
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+        monitoring.register_event_listener(self._event)
+
+    def _event(self, event: str, **kwargs: object) -> None:
+        if event == CACHE_HIT_EVENT:
+            self._hits += 1
+
+    def cache_hits(self) -> int:
+        """Executables JAX took from its persistent compilation cache so far (its ``cache_hits`` event)."""
+        return self._hits
 
     def snippet(self, case: Case) -> Snippet:
         """JAX with 64-bit types on where this oracle has them (off is JAX's default), on its platform."""

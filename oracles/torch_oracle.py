@@ -22,6 +22,8 @@ own error is the outcome.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -178,6 +180,19 @@ class TorchOracle(FrameworkOracle):
 
     def dtype_problem(self, op: str, arg: DtypeArg, a: np.ndarray) -> str | None:
         return "torch has no string or object tensors" if a.dtype.kind in "USO" else None
+
+    def keep_compilations(self, folder: Path) -> None:
+        """Inductor's caches (its FX graph cache among them) in ``folder`` rather than ``/tmp/torchinductor_$USER``
+        (read before each compilation, so set before the first)."""
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(folder)
+
+    def cache_hits(self) -> int:
+        """Graphs inductor took from its FX graph cache so far (``counters["inductor"]["fxgraph_cache_hit"]``)."""
+        if not self.info().compiles:
+            return 0
+        from torch._dynamo.utils import counters
+
+        return int(counters["inductor"]["fxgraph_cache_hit"])
 
     def spent_by(self, outcome: Outcome) -> str | None:
         """On CUDA, an error of the CUDA runtime is sticky: a kernel's failed

@@ -18,6 +18,10 @@ compile is its error.
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+from typing import Any
+
 from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
 from conformance.core.outcome import ErrorClass
@@ -44,13 +48,23 @@ from tvm import relax
 from tvm.relax.frontend.onnx import from_onnx
 
 
-def compiled(model):
-    """The ONNX model through the Relax ONNX front end, legalized, compiled for llvm, on a Relax VM."""
+def relax_module(model):
+    """The ONNX model through the Relax ONNX front end, legalized."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "Field 'shape' of 'type' is required but missing": the output's shape
         module = from_onnx(onnx.load_from_string(model), keep_params_in_input=False)
-    module = relax.transform.LegalizeOps()(relax.transform.DecomposeOpsForInference()(module))
-    return relax.VirtualMachine(tvm.compile(module, target="llvm"), tvm.cpu())["main"]
+    return relax.transform.LegalizeOps()(relax.transform.DecomposeOpsForInference()(module))
+
+
+def compile_kept(key, make):
+    """make(): the compiled executable (key: the model it is compiled from, for the suite's cache of compilations)."""
+    return make()
+
+
+def compiled(model):
+    """The ONNX model imported and legalized (relax_module), compiled for llvm, on a Relax VM."""
+    executable = compile_kept(model, lambda: tvm.compile(relax_module(model), target="llvm"))
+    return relax.VirtualMachine(executable, tvm.cpu())["main"]
 
 
 def to_native(a):
@@ -97,6 +111,23 @@ class TvmOracle(OnnxOracle):
 
     def snippet(self, case: Case) -> Snippet:
         return TVM_SNIPPET
+
+    def dump_artefact(self, artefact: Any) -> bytes:
+        """The executable as the shared library ``export_library`` links (a C compiler's work: where there is
+        none, it raises, and nothing is kept)."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "module.so"
+            artefact.export_library(str(path))
+            return path.read_bytes()
+
+    def load_artefact(self, data: bytes) -> Any:
+        """The library loaded back (``tvm.runtime.load_module``), which a Relax VM runs as it runs the executable."""
+        import tvm
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "module.so"
+            path.write_bytes(data)
+            return tvm.runtime.load_module(str(path))
 
 
 def oracles_here() -> list[Oracle]:
