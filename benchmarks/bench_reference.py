@@ -13,7 +13,8 @@ Cases and targets (issue 25: ratios to NumPy's own gather, lower is better):
 * element gather: float32 2000x5000, int64 indices of the same shape, axis 0
   (``onnx.GatherElements``), against ``np.take_along_axis``: at most 0.45x;
 * block gather (embedding lookup): float32 table 50000x1024, 8192 int64 ids
-  (``onnx.Gather``), against ``np.take(axis=0)``: at most 1.0x;
+  (``onnx.Gather``), against ``np.take(axis=0)``: at most 1.05x (issue 42: the
+  path is one ``np.take`` plus the reference's argument checks);
 * ND gather: 1M int64 coordinate triples from a float32 256x256x64 volume
   (``onnx.GatherND``), against advanced indexing ``x[i0, i1, i2]``: at most 0.45x;
 * memory: int8 data ``N x N`` (``--memory-size``, default 10000) gathered by
@@ -22,12 +23,14 @@ Cases and targets (issue 25: ratios to NumPy's own gather, lower is better):
   memory at most 1.1x NumPy's (which is about the output's size); its time
   is shown, with no target (``--repeats-memory`` rounds, default 3).
 
-Every case prints its peak extra memory beside NumPy's. The exit status is 1
-only on a real failure: a result that differs from NumPy's, or a memory
-target missed (tracemalloc counts bytes, so it is not noise). A time target
-missed is flagged ``SLOW`` in the table and ``"met": false`` in the JSON
-but does not fail the run: on a shared machine one run can be unlucky, so
-compare the JSON of runs before and after a change, each run side by side.
+Every case prints its peak extra memory beside NumPy's. Each figure is
+reported against its goal, and the exit status is 1 when one is missed (a
+time goal ``SLOW``, a memory goal ``OVER``; ``"met": false`` in the JSON) or
+a result differs from NumPy's (an AssertionError): a regression shows in the
+bench job (issue 42), not in a later audit. The two sides alternate round by
+round and the ratio is of their medians, so a load that comes and goes weighs
+on both alike; a goal missed on a busy machine is worth one run again before
+it is believed.
 
 ``--json PATH`` writes every figure: per case the median seconds of each side
 over its rounds, the ratio and its target, the peak extra bytes of each side,
@@ -119,7 +122,7 @@ def cases(rng: np.random.Generator, memory_size: int = 10000, memory_repeats: in
             lambda: reference("onnx.Gather", table, ids, axis=0),
             lambda: np.take(table, ids, axis=0),
             "np.take(axis=0)",
-            1.0,
+            1.05,
         ),
         Case(
             "ND 1M triples from 256x256x64",
@@ -259,7 +262,20 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     if args.json is not None:
         args.json.write_text(json.dumps(as_json(results, args.repeats, args.seed), indent=2) + "\n")
-    return 0 if all(r.memory_met is not False for r in results) else 1
+    missed = missed_goals(results)
+    print("every goal met" if not missed else "goals missed: " + "; ".join(missed))
+    return 1 if missed else 0
+
+
+def missed_goals(results: list[Result]) -> list[str]:
+    """Each goal a result misses, in words: ``element 2000x5000 axis 0: 0.57x of np.take_along_axis > 0.45x``."""
+    missed = []
+    for r in results:
+        if r.time_met is False:
+            missed.append(f"{r.case.name}: {r.ratio:.2f}x of {r.case.baseline_name} > {r.case.target:.2f}x")
+        if r.memory_met is False:
+            missed.append(f"{r.case.name}: peak memory {r.memory_ratio:.3f}x of NumPy's > {r.case.memory_target:.2f}x")
+    return missed
 
 
 if __name__ == "__main__":
