@@ -23,8 +23,8 @@ frameworks, so :func:`discover` does it in a worker process (one for all
 modules, restarted past a module that kills it), skips modules whose framework
 is not even installed (``importlib.util.find_spec``, no import), reports the
 error of a module that fails to import, and remembers the answer: for the life
-of this process, and on disk (``~/.cache/gather-conformance``, or
-``$GATHER_CONFORMANCE_CACHE``; ``GATHER_CONFORMANCE_NO_CACHE=1`` turns it off)
+of this process, and on disk (the suite's cache, :mod:`conformance.execution.artefact_cache`:
+``~/.cache/gather-conformance`` or ``$GATHER_CONFORMANCE_CACHE``; ``GATHER_CONFORMANCE_NO_CACHE=1`` turns it off)
 under a fingerprint of everything that could change it (interpreter, host,
 oracle and conformance sources, framework installs, thread and device variables,
 GPU device nodes), so that ``gather-conformance oracles`` costs milliseconds,
