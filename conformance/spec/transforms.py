@@ -1,0 +1,145 @@
+"""The reference under the transformations users apply to a gather (issue 41): its VJP, its JVP and its vmap, each
+derived from the one reference (:func:`~conformance.spec.reference.reference`), never written per op.
+
+**Which positions each output element read.** A gather's output elements are each a copy of one data element, or
+of nothing (a fill). :func:`read_positions` finds which by running the reference twice on the data's flat positions,
+counted from 1 and from 2: an element that read position ``p`` answers ``p + 1`` and ``p + 2``, one apart; a fill
+answers its fill value both times (the same, or NaN), never one apart. Under any index policy (error, wrap, clamp,
+fill), whatever the op, with no code of its own.
+
+**The VJP** scatters the cotangent onto those positions, adding where several elements read one (``np.add.at``): the
+gradient of an embedding lookup. A fill reads nothing and sends nothing back. **The JVP** is the gather of the
+tangent with its fills read as 0: a gather is linear in its data, so that is its derivative. **vmap** is the op
+applied to each batch element and stacked.
+
+>>> import numpy as np
+>>> read_positions("numpy.take", (5,), np.array([4, 1, 1]), ).tolist()
+[4, 1, 1]
+>>> vjp("numpy.take", np.zeros(5), np.array([4, 1, 1]), np.array([1.0, 10.0, 100.0])).tolist()
+[0.0, 110.0, 0.0, 0.0, 1.0]
+>>> read_positions("jax.numpy.take", (5,), np.array([7, -1]), mode="fill").tolist()   # 7 fills, -1 wraps
+[-1, 4]
+>>> vjp("jax.numpy.take", np.zeros(5), np.array([7, -1]), np.array([3.0, 4.0]), mode="fill").tolist()
+[0.0, 0.0, 0.0, 0.0, 4.0]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from conformance.spec.policy import IndexPolicy
+from conformance.spec.reference import reference
+
+NOTHING = -1
+"""The position of an output element that read nothing (a fill)."""
+
+
+def read_positions(
+    op: str,
+    data_shape: tuple[int, ...],
+    indices: Any,
+    *,
+    policy: IndexPolicy | str | None = None,
+    opset: int | None = None,
+    **attrs: Any,
+) -> np.ndarray:
+    """For each output element of ``op`` on data of ``data_shape``, the flat position of the data element it read,
+    or :data:`NOTHING` where it read none (a fill), under ``policy`` (default: the op's documented one). Raises what
+    the reference raises where the op must fail.
+
+    >>> read_positions("onnx.GatherElements", (2, 2), np.array([[1, 0]]), axis=0).tolist()
+    [[2, 1]]
+    """
+    size = math.prod(data_shape)
+    if size >= 2**52:  # float64 counts exactly up to 2**53
+        raise ValueError(f"read_positions: {size} data elements are too many to count in float64")
+    counted = np.arange(size, dtype=np.float64).reshape(data_shape)
+    kw = {"policy": policy, "opset": opset, "check_dtypes": False, **attrs}
+    first, second = reference(op, counted + 1, indices, **kw), reference(op, counted + 2, indices, **kw)
+    read = (second - first) == 1
+    return np.where(read, first - 1, NOTHING).astype(np.int64)
+
+
+def vjp(
+    op: str,
+    data: np.ndarray,
+    indices: Any,
+    cotangent: np.ndarray,
+    *,
+    policy: IndexPolicy | str | None = None,
+    opset: int | None = None,
+    **attrs: Any,
+) -> np.ndarray:
+    """The gradient with respect to ``data`` of ``<cotangent, op(data, indices)>``: ``cotangent`` scattered, added,
+    onto the positions each output element read (:func:`read_positions`); in ``data``'s dtype.
+
+    >>> vjp("numpy.take", np.zeros((2, 2)), np.array([1, 1]), np.ones((2, 2)), axis=1).tolist()
+    [[0.0, 2.0], [0.0, 2.0]]
+    """
+    data = np.asarray(data)
+    positions = read_positions(op, data.shape, indices, policy=policy, opset=opset, **attrs)
+    cotangent = np.asarray(cotangent)
+    if cotangent.shape != positions.shape:
+        raise ValueError(f"vjp: cotangent.shape {cotangent.shape} must be the output's shape {positions.shape}")
+    read = positions != NOTHING
+    gradient = np.zeros(data.size, dtype=np.result_type(data.dtype, cotangent.dtype))
+    np.add.at(gradient, positions[read], cotangent[read])
+    return gradient.reshape(data.shape).astype(data.dtype, copy=False)
+
+
+def jvp(
+    op: str,
+    data_shape: tuple[int, ...],
+    indices: Any,
+    tangent: np.ndarray,
+    *,
+    policy: IndexPolicy | str | None = None,
+    opset: int | None = None,
+    **attrs: Any,
+) -> np.ndarray:
+    """The derivative of ``op`` along ``tangent`` (of ``data_shape``): the gathered tangent, a fill read as 0.
+
+    >>> jvp("jax.numpy.take", (3,), np.array([2, 9]), np.array([1.0, 2.0, 3.0]), mode="fill").tolist()
+    [3.0, 0.0]
+    """
+    tangent = np.asarray(tangent)
+    if tangent.shape != tuple(data_shape):
+        raise ValueError(f"jvp: tangent.shape {tangent.shape} must be the data's shape {tuple(data_shape)}")
+    positions = read_positions(op, tuple(data_shape), indices, policy=policy, opset=opset, **attrs)
+    flat = tangent.reshape(-1)
+    return np.where(positions != NOTHING, flat[np.maximum(positions, 0)], 0).astype(flat.dtype, copy=False)
+
+
+def vmapped(
+    op: str,
+    data: np.ndarray,
+    indices: np.ndarray,
+    *,
+    data_axis: int | None = 0,
+    indices_axis: int | None = 0,
+    opset: int | None = None,
+    **attrs: Any,
+) -> np.ndarray:
+    """``op`` mapped over a batch dimension (``data_axis`` of the data, ``indices_axis`` of the indices; None: not
+    batched, the same for every element), the answers stacked along a new leading axis: what ``vmap`` must give.
+
+    >>> vmapped("numpy.take", np.array([[1, 2, 3], [4, 5, 6]]), np.array([2, 0]), indices_axis=None).tolist()
+    [[3, 1], [6, 4]]
+    """
+    sizes = {a.shape[axis] for a, axis in ((data, data_axis), (indices, indices_axis)) if axis is not None}
+    if len(sizes) != 1:
+        raise ValueError(f"vmapped: the batched axes must have one size, got {sorted(sizes)}")
+    (batch,) = sizes
+
+    def element(a: np.ndarray, axis: int | None, b: int) -> np.ndarray:
+        return a if axis is None else np.take(a, b, axis=axis)
+
+    return np.stack(
+        [
+            reference(op, element(data, data_axis, b), element(indices, indices_axis, b), opset=opset, **attrs)
+            for b in range(batch)
+        ]
+    )
