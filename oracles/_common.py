@@ -147,21 +147,22 @@ def is_text(a: np.ndarray) -> bool:
 
 
 class KeptArtefacts:
-    """A prelude's ``compile_kept(key, make)`` (``make()`` compiles; ``key``, a str or bytes, is what it compiles
-    from) through ``folder`` of the suite's artefact cache: each artefact kept as the bytes ``dump`` makes of it,
-    named by a digest of ``salt`` (the prelude: its code compiles it) and the key, and ``load``-ed back; ``hits``
-    counts those loaded back. Anything that fails in keeping or loading one compiles it, as without the cache.
+    """A prelude's ``compile_kept(key, make)`` (``make()`` compiles; ``key``, a str or bytes, is what it compiles from)
+    through ``folder`` of the suite's artefact cache: each artefact kept as the bytes ``dump`` makes of it, named by a
+    digest of ``salt`` (the prelude: its code compiles it) and the key, and ``load``-ed back; ``compiled`` and ``hits``
+    count those compiled and those loaded back. Anything that fails in keeping or loading one compiles it, as without
+    the cache.
 
     >>> import tempfile
     >>> kept = KeptArtefacts(Path(tempfile.mkdtemp()), "prelude", lambda a: a, lambda b: b)
     >>> compile_kept = kept.wrap(lambda key, make: make())
-    >>> compile_kept("x", lambda: b"compiled"), compile_kept("x", lambda: b"again"), kept.hits
-    (b'compiled', b'compiled', 1)
+    >>> compile_kept("x", lambda: b"compiled"), compile_kept("x", lambda: b"again"), kept.compiled, kept.hits
+    (b'compiled', b'compiled', 1, 1)
     """
 
     def __init__(self, folder: Path, salt: str, dump: Callable[[Any], bytes], load: Callable[[bytes], Any]) -> None:
         self.folder, self.salt, self.dump, self.load = folder, salt.encode(), dump, load
-        self.hits = 0
+        self.compiled = self.hits = 0
 
     def path(self, key: str | bytes) -> Path:
         key = key.encode() if isinstance(key, str) else key
@@ -173,6 +174,7 @@ class KeptArtefacts:
             try:
                 artefact = self.load(path.read_bytes())
             except Exception:  # noqa: BLE001 - not kept yet, or not loadable: compiled
+                self.compiled += 1
                 artefact = compile_kept(key, make)
                 try:
                     write_atomically(path, self.dump(artefact))
@@ -231,9 +233,10 @@ class FrameworkOracle(Oracle):
             self._kept = KeptArtefacts(folder, self.prelude, self.dump_artefact, self.load_artefact)
             self._namespace["compile_kept"] = self._kept.wrap(self._namespace["compile_kept"])
 
-    def cache_hits(self) -> int:
-        """Artefacts loaded back from the cache so far (:meth:`keep_compilations`)."""
-        return self._kept.hits if self._kept is not None else 0
+    def compilations(self) -> tuple[int, int] | None:
+        """``(compiled afresh, loaded back from the cache)`` so far (:meth:`keep_compilations`); None where this
+        oracle keeps nothing and cannot tell (it compiles afresh in every process)."""
+        return (self._kept.compiled, self._kept.hits) if self._kept is not None else None
 
     def dump_artefact(self, artefact: Any) -> bytes:
         """The bytes that keep a compiled artefact (one that is bytes already, as is)."""

@@ -47,8 +47,9 @@ from conformance.execution.glance import Snippet
 from oracles._common import FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
 
-CACHE_HIT_EVENT = "/jax/compilation_cache/cache_hits"
-"""The event ``jax.monitoring`` records for an executable taken from the persistent compilation cache."""
+CACHE_EVENTS = {"/jax/compilation_cache/cache_misses": 0, "/jax/compilation_cache/cache_hits": 1}
+"""The events ``jax.monitoring`` records for an executable compiled afresh (0) and one taken from the persistent
+compilation cache (1)."""
 
 JAX_OPS = ("jax.numpy.take", "jax.numpy.take_along_axis", "jax.advanced_indexing", "jax.lax.gather")
 
@@ -149,26 +150,29 @@ class JaxOracle(FrameworkOracle):
         settings = f'\n\nX64 = {x64!r}  # jax_enable_x64\nDEVICE = jax.devices("{platform}")[0]\n'
         super().__init__(info, JAX_PRELUDE + settings, JAX_SCOPED, JAX_UNITS)
         self.x64, self.platform = x64, platform
-        self._hits = 0
+        self._counts: list[int] = []
 
     def keep_compilations(self, folder: Path) -> None:
         """JAX's persistent compilation cache in ``folder``, for every compilation however short (JAX keeps only
-        those over 1 s by default: a gather compiles in milliseconds), its hits counted (:meth:`cache_hits`)."""
+        those over 1 s by default: a gather compiles in milliseconds), its misses and hits counted
+        (:meth:`compilations`)."""
         import jax
         from jax import monitoring
 
         jax.config.update("jax_compilation_cache_dir", str(folder))
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+        self._counts = [0, 0]
         monitoring.register_event_listener(self._event)
 
     def _event(self, event: str, **kwargs: object) -> None:
-        if event == CACHE_HIT_EVENT:
-            self._hits += 1
+        if event in CACHE_EVENTS:
+            self._counts[CACHE_EVENTS[event]] += 1
 
-    def cache_hits(self) -> int:
-        """Executables JAX took from its persistent compilation cache so far (its ``cache_hits`` event)."""
-        return self._hits
+    def compilations(self) -> tuple[int, int] | None:
+        """``(compiled afresh, taken from the persistent cache)`` so far (JAX's ``cache_misses`` and ``cache_hits``
+        events); None until :meth:`keep_compilations`."""
+        return (self._counts[0], self._counts[1]) if self._counts else None
 
     def snippet(self, case: Case) -> Snippet:
         """JAX with 64-bit types on where this oracle has them (off is JAX's default), on its platform."""

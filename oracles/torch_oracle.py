@@ -186,13 +186,14 @@ class TorchOracle(FrameworkOracle):
         (read before each compilation, so set before the first)."""
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(folder)
 
-    def cache_hits(self) -> int:
-        """Graphs inductor took from its FX graph cache so far (``counters["inductor"]["fxgraph_cache_hit"]``)."""
+    def compilations(self) -> tuple[int, int] | None:
+        """``(compiled afresh, taken from inductor's FX graph cache)`` so far (its ``fxgraph_cache_miss`` and
+        ``fxgraph_cache_hit`` counters); None for eager torch, which compiles nothing."""
         if not self.info().compiles:
-            return 0
+            return None
         from torch._dynamo.utils import counters
 
-        return int(counters["inductor"]["fxgraph_cache_hit"])
+        return int(counters["inductor"]["fxgraph_cache_miss"]), int(counters["inductor"]["fxgraph_cache_hit"])
 
     def spent_by(self, outcome: Outcome) -> str | None:
         """On CUDA, an error of the CUDA runtime is sticky: a kernel's failed

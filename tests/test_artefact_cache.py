@@ -84,14 +84,14 @@ def test_a_changed_framework_version_misses_the_cache(tmp_path: Path, monkeypatc
     version = IreeOracle().info().version
     case = ("onnx.Gather-13", np.arange(6.0).reshape(2, 3), np.array([-1]), {"axis": 1})
 
-    def hits(version: str) -> int:
+    def compiled(version: str) -> tuple[int, int] | None:
         oracle = IreeOracle()  # a fresh one: nothing compiled in this process's memory
         folder = compiled_folder("iree", version, "cpu")
         assert folder is not None
         oracle.keep_compilations(folder)
         assert oracle.run_in_process(*case).value.tolist() == [[2.0], [5.0]]
-        return oracle.cache_hits()
+        return oracle.compilations()  # (compiled afresh, read back from the cache)
 
-    assert (hits(version), hits(version)) == (0, 1)  # compiled, then read back
-    assert hits(version + ".post1") == 0  # another version compiles its own
+    assert (compiled(version), compiled(version)) == ((1, 0), (0, 1))  # compiled, then read back
+    assert compiled(version + ".post1") == (1, 0)  # another version compiles its own
     assert sorted(s.files for s in cache_sections()) == [1, 1]

@@ -24,10 +24,11 @@ on where it came from (``tests/test_artefact_cache.py`` runs a small campaign co
 >>> folder = compiled_folder("torch", "2.13.0+cpu", "cpu")
 >>> folder.name == f"torch-2.13.0+cpu-cpu-{host_cpu()}"
 True
+>>> write_atomically(folder / "graph.bin", b"compiled")
 >>> [s.name for s in cache_sections()] == [f"compiled/{folder.name}"]
 True
 >>> clear_cache(), cache_sections()
-(0, [])
+(8, [])
 >>> del os.environ[CACHE_VARIABLE]
 """
 
@@ -96,21 +97,16 @@ def host_cpu() -> str:
 
 
 def compiled_folder(framework: str, version: str, device: str) -> Path | None:
-    """The folder (made if missing) where ``framework`` at ``version`` on ``device`` keeps its compiled artefacts,
-    on this machine's CPU (:func:`host_cpu`); None where the cache is off or the folder cannot be made (the oracle
-    then compiles everything, as without it).
+    """The folder where ``framework`` at ``version`` on ``device`` keeps its compiled artefacts, on this machine's
+    CPU (:func:`host_cpu`); None where the cache is off. Whoever writes there makes it (an oracle that keeps nothing
+    leaves no empty folder); one that cannot be written compiles everything, as without the cache.
 
     >>> os.environ[OFF_VARIABLE] = "1"; compiled_folder("jax", "0.10.2", "cpu") is None; del os.environ[OFF_VARIABLE]
     True
     """
     if cache_off():
         return None
-    path = cache_root() / COMPILED / folder_name(framework, version, device, host_cpu())
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path
+    return cache_root() / COMPILED / folder_name(framework, version, device, host_cpu())
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -118,12 +114,13 @@ def write_atomically(path: Path, data: bytes) -> None:
     killed run's next one) finds the whole artefact or none; a failure to write is no error (the artefact is
     compiled again next time).
 
-    >>> import tempfile; folder = Path(tempfile.mkdtemp())
+    >>> import tempfile; folder = Path(tempfile.mkdtemp()) / "made"
     >>> write_atomically(folder / "a.bin", b"xyz"); (folder / "a.bin").read_bytes(), len(list(folder.iterdir()))
     (b'xyz', 1)
     """
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_bytes(data)
         os.replace(temporary, path)
     except OSError:

@@ -167,16 +167,17 @@ class _Worker(WorkerProcess):
         """Cases it has answered, warm-ups aside: a crash on its first case is a fresh process's own."""
         self.spawned = time.monotonic()
         self.start_s = 0.0
-        """Seconds from its spawning to its oracle loaded (the framework imported), once :meth:`ready`."""
+        """Seconds from its spawning to its oracle loaded (the framework imported), once :meth:`ready`: when the
+        worker said it was ready, not when it was first needed (a spare loads ahead and waits)."""
 
     def ready(self, startup_timeout: float) -> None:
         """Wait until the oracle has loaded (``info`` and ``facts`` set); raises :class:`WorkerStartError`."""
         self.info, self.facts = self._handshake(self.name, startup_timeout)
-        self.start_s = time.monotonic() - self.spawned
 
     def _handshake(self, name: str, timeout: float) -> tuple[OracleInfo, dict[str, Any]]:
         reply = self.receive(timeout)
-        if isinstance(reply, tuple) and reply[0] == "ready":
+        if isinstance(reply, tuple) and reply[0] == "ready":  # ("ready", info, facts, pid, its time.monotonic())
+            self.start_s = max(reply[4] - self.spawned, 0.0)
             return reply[1], reply[2]
         self.kill()
         if isinstance(reply, tuple):  # ("failed", is_missing, message)
@@ -242,6 +243,7 @@ class IsolatedOracle:
             "workers": 0,
             "compiles_cold": 0,
             "compiles_warm": 0,
+            "warm_ups_in_memory": 0,
             "runs": 0,
         }
         self._seconds = dict.fromkeys(("start_s", "compile_cold_s", "compile_warm_s", "run_s"), 0.0)
@@ -460,18 +462,19 @@ class IsolatedOracle:
             self._warm_hung.add(signature)
 
     def timing(self) -> dict[str, Any]:
-        """What the run facts say of this oracle's time: its workers and the seconds they took to load
-        (``start_s``), its compilations (warm-ups where it compiles) cold and warm (from the disk cache) with their
-        seconds, its other cases (``runs``, ``run_s``), warm-up cases run, cases confirmed after passing their limit,
-        those that hung again, workers a case left unable to run another (``spent``), cases whose worker a SIGKILL from
-        outside ended and that ran again alone (``killed``), crashes a fresh worker repeated (``crashes``) and those it
-        answered instead (``unrepeated``, :meth:`_repeated`; the first few listed in ``unrepeated_cases``), the most RAM
-        a worker held while this side looked (``peak_mib``), and the slowest of those that answered (figures, not
-        behaviours).
+        """What the run facts say of this oracle's time: its workers and the seconds they took to load (``start_s``),
+        its compilations (warm-ups where it compiles) cold and warm (from the disk cache) with their seconds, warm-ups
+        that compiled nothing, its other cases (``runs``, ``run_s``), warm-up cases run, cases confirmed after passing
+        their limit, those that hung again, workers a case left unable to run another (``spent``), cases whose worker a
+        SIGKILL from outside ended and that ran again alone (``killed``), crashes a fresh worker repeated (``crashes``)
+        and those it answered instead (``unrepeated``, :meth:`_repeated`; the first few listed in ``unrepeated_cases``),
+        the most RAM a worker held while this side looked (``peak_mib``), and the slowest of those that answered
+        (figures, not behaviours).
 
         >>> IsolatedOracle("numpy", "oracles.numpy_oracle").timing()
         {'warm_ups': 0, 'confirmed': 0, 'hangs': 0, 'spent': 0, 'killed': 0, 'crashes': 0, 'unrepeated': 0,
-         'peak_mib': 0, 'workers': 0, 'compiles_cold': 0, 'compiles_warm': 0, 'runs': 0, 'start_s': 0.0,
+         'peak_mib': 0, 'workers': 0, 'compiles_cold': 0, 'compiles_warm': 0, 'warm_ups_in_memory': 0, 'runs': 0,
+         'start_s': 0.0,
          'compile_cold_s': 0.0, 'compile_warm_s': 0.0, 'run_s': 0.0, 'slowest': [], 'unrepeated_cases': []}
         """
         seconds = {k: round(v, 3) for k, v in self._seconds.items()}
@@ -551,7 +554,7 @@ class IsolatedOracle:
         outcomes: list[Outcome] = []
         while len(outcomes) < len(sent):
             reply = worker.receive(case_clock.limit(), case_clock)
-            if isinstance(reply, tuple):  # ("outcomes", seq, outcomes, why the last one spent the worker or None, hits)
+            if isinstance(reply, tuple):  # ("outcomes", seq, outcomes, why the last one spent the worker, compiled)
                 if reply[1] == seq:
                     self._clocked(reply[2], reply[4], owner[len(outcomes) :])
                     outcomes += reply[2]
@@ -572,14 +575,22 @@ class IsolatedOracle:
         worker.ran += sum(o >= 0 for o in owner)
         return {owner[i]: (o, False) for i, o in enumerate(outcomes) if owner[i] >= 0}
 
-    def _clocked(self, outcomes: list[Outcome], hits: list[int], owner: list[int]) -> None:
-        """Count the worker's seconds for ``outcomes`` (each case's own, timed around its call in the worker): a
-        warm-up on an oracle that compiles is a compilation, warm where its case had a compilation from the disk
-        cache (``hits``), cold where not; every other case is a run (its first call compiles where no warm-up could)."""
+    def _clocked(self, outcomes: list[Outcome], compiled: list[tuple[int, int] | None], owner: list[int]) -> None:
+        """Count the worker's seconds for ``outcomes`` (each case's own, timed around its call in the worker). On an
+        oracle that compiles, a warm-up is a compilation: warm where its case took one from the disk cache, cold
+        where it compiled afresh, or where its oracle cannot tell (it keeps nothing: every process compiles afresh);
+        one that compiled nothing (the worker had it in memory) is counted apart (``warm_ups_in_memory``). Every
+        other case is a run (its first call compiles where no warm-up could)."""
         compiles = self._info is not None and self._info.compiles
-        for outcome, hit, position in zip(outcomes, hits, owner, strict=False):
-            kind = ("compile_warm" if hit else "compile_cold") if position < 0 and compiles else "run"
-            self._counts["runs" if kind == "run" else kind.replace("compile", "compiles")] += 1
+        for outcome, made, position in zip(outcomes, compiled, owner, strict=False):
+            kind = "run"
+            if position < 0 and compiles:
+                kind = "compile_cold" if made is None or made[0] and not made[1] else "compile_warm" if made[1] else ""
+            if not kind:
+                self._counts["warm_ups_in_memory"] += 1
+                kind = "run"
+            else:
+                self._counts["runs" if kind == "run" else kind.replace("compile", "compiles")] += 1
             self._seconds[f"{kind}_s"] += outcome.seconds
 
     def _spent(

@@ -14,15 +14,13 @@ The protocol, parent -> worker: first a job, ``("oracle", settings)`` or
 ``("run", seq, [(op, data, indices, attrs), ...])``,
 ``("reproducer", seq, case, reference, observed)`` or ``("stop",)``.
 
-Worker -> parent: ``("ready", info, thread_facts, pid)`` or ``("failed",
-is_missing, message)`` once; then ``("outcomes", seq, [outcome, ...], spent, hits)``
-chunks in order (``spent``: None, or why the chunk's last case left the worker
-unable to run another, its last message; ``hits``: per outcome, the compilations
-its case had from the disk cache, as the oracle's optional ``cache_hits()``
-counts them; the index of the running case is kept in the ``progress`` file, an
-int64 the parent maps too) and ``("reproducer", seq, reproducer, problem)``.
-A discovery worker sends ``("module", module, infos, thread_facts, problem)``
-per module.
+Worker -> parent: ``("ready", info, thread_facts, pid, ready_at)`` (``ready_at``: its ``time.monotonic()``, one clock
+for every process of the machine) or ``("failed", is_missing, message)`` once; then ``("outcomes", seq, [outcome,
+...], spent, compiled)`` chunks in order (``spent``: None, or why the chunk's last case left the worker unable to run
+another, its last message; ``compiled``: per outcome, the compilations its case made afresh and took from the disk
+cache, as the oracle's optional ``compilations()`` counts them, or None where it cannot; the index of the running case
+is kept in the ``progress`` file, an int64 the parent maps too) and ``("reproducer", seq, reproducer, problem)``. A
+discovery worker sends ``("module", module, infos, thread_facts, problem)`` per module.
 
 An answer that is not an ndarray is a protocol error, decided here:
 
@@ -56,6 +54,9 @@ from conformance.core.oracle import InProcessOracle
 from conformance.core.outcome import ErrorClass, Outcome
 from conformance.execution.artefact_cache import compiled_folder
 from conformance.execution.loading import OracleUnavailable, load_module, load_oracle
+
+Compiled = tuple[int, int] | None
+"""What one case compiled: ``(afresh, taken from the disk cache)``, or None where its oracle cannot tell."""
 
 FLUSH_SECONDS = 0.02
 """A worker running a batch sends what it has at least this often (and at the end)."""
@@ -96,18 +97,22 @@ def enable_fault_log(path: str) -> None:
 
 
 def _send_outcomes(
-    conn: Connection, seq: int, outcomes: list[Outcome], spent: str | None = None, hits: list[int] | None = None
+    conn: Connection,
+    seq: int,
+    outcomes: list[Outcome],
+    spent: str | None = None,
+    compiled: list[Compiled] | None = None,
 ) -> None:
-    """Send ``("outcomes", seq, outcomes, spent, hits)``, turning an outcome that
+    """Send ``("outcomes", seq, outcomes, spent, compiled)``, turning an outcome that
     cannot travel into an error outcome; ``spent``: why the last of them left
     this process unable to run another, in the same message (a separate one
-    could be left unread when that case was the batch's last); ``hits``: for
-    each outcome, the compilations its case had from the disk cache."""
-    hits = hits if hits is not None else [0] * len(outcomes)
+    could be left unread when that case was the batch's last); ``compiled``: for
+    each outcome, what its case compiled (:data:`Compiled`)."""
+    compiled = compiled if compiled is not None else [None] * len(outcomes)
     try:
-        conn.send(("outcomes", seq, outcomes, spent, hits))
+        conn.send(("outcomes", seq, outcomes, spent, compiled))
     except (TypeError, AttributeError, ValueError, pickle.PicklingError):  # pickling failed: say so instead of dying
-        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes], spent, hits))
+        conn.send(("outcomes", seq, [_travelling(o) for o in outcomes], spent, compiled))
 
 
 def _travelling(outcome: Outcome) -> Outcome:
@@ -134,20 +139,21 @@ def _serve_batch(conn: Connection, oracle: InProcessOracle, progress: mmap.mmap,
     with the reason, and return False: the worker ends, and the rest of the
     batch runs in a fresh one. True while the worker can go on."""
     spent_by = getattr(oracle, "spent_by", None)
-    cache_hits = getattr(oracle, "cache_hits", lambda: 0)
+    counts = getattr(oracle, "compilations", lambda: None)
     pending: list[Outcome] = []
-    hits: list[int] = []
+    compiled: list[Compiled] = []
     last_flush = time.monotonic()
     for index, (op, data, indices, attrs) in enumerate(cases):
         struct.pack_into("q", progress, 0, index)
-        before = cache_hits()
+        before = counts()
         outcome = _run_case(oracle, op, data, indices, attrs)
         pending.append(outcome)
-        hits.append(cache_hits() - before)
+        after = counts()
+        compiled.append(None if before is None or after is None else (after[0] - before[0], after[1] - before[1]))
         why = spent_by(outcome) if callable(spent_by) else None
         if why or index == len(cases) - 1 or time.monotonic() - last_flush >= FLUSH_SECONDS:
-            _send_outcomes(conn, seq, pending, why, hits)
-            pending, hits, last_flush = [], [], time.monotonic()
+            _send_outcomes(conn, seq, pending, why, compiled)
+            pending, compiled, last_flush = [], [], time.monotonic()
         if why:
             return False
     return True
@@ -174,8 +180,8 @@ def _serve_reproducer(
 
 
 def serve_oracle(requests: Connection, replies: Connection, settings: dict[str, Any]) -> None:
-    """Load the oracle, say ready (or why not), then answer until told to stop
-    or the parent's end closes."""
+    """Load the oracle (one that compiles gets its folder of the artefact cache, if it has
+    ``keep_compilations``), say ready (or why not), then answer until told to stop or the parent's end closes."""
     try:
         oracle = load_oracle(settings["module"], settings["name"])
         info = oracle.info()
@@ -187,7 +193,7 @@ def serve_oracle(requests: Connection, replies: Connection, settings: dict[str, 
         return
     with open(settings["progress"], "r+b") as f:
         progress = mmap.mmap(f.fileno(), 8)
-    replies.send(("ready", info, thread_facts(), os.getpid()))
+    replies.send(("ready", info, thread_facts(), os.getpid(), time.monotonic()))
     while True:
         try:
             message = requests.recv()
