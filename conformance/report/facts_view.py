@@ -176,6 +176,7 @@ TIME_COLUMNS = (
     ("compile cold", "compile_cold_s", "s"),
     ("compiles warm", "compiles_warm", None),
     ("compile warm", "compile_warm_s", "s"),
+    ("warm-ups in memory", "warm_ups_in_memory", None),
     ("runs", "runs", None),
     ("run", "run_s", "s"),
     ("confirmed", "confirmed", None),
