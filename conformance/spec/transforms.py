@@ -81,13 +81,25 @@ def vjp(
     """
     data = np.asarray(data)
     positions = read_positions(op, data.shape, indices, policy=policy, opset=opset, **attrs)
-    cotangent = np.asarray(cotangent)
+    return scattered(positions, cotangent, data.shape).astype(data.dtype, copy=False)
+
+
+def scattered(positions: np.ndarray, cotangent: Any, data_shape: tuple[int, ...]) -> np.ndarray:
+    """``cotangent`` added onto the flat ``positions`` (:data:`NOTHING`: none) of data of ``data_shape``: the
+    gradient of a gather that read ``positions``, whether the reference's (:func:`read_positions`) or the ones a
+    framework's own forward showed (its answer on the data's positions counted from 1, less 1), which is the
+    consistency law of issue 41: a gradient is the derivative of the forward that was computed, whatever the docs.
+
+    >>> scattered(np.array([2, NOTHING, 2]), np.array([1.0, 5.0, 3.0]), (1, 3)).tolist()
+    [[0.0, 0.0, 4.0]]
+    """
+    positions, cotangent = np.asarray(positions), np.asarray(cotangent)
     if cotangent.shape != positions.shape:
         raise ValueError(f"vjp: cotangent.shape {cotangent.shape} must be the output's shape {positions.shape}")
     read = positions != NOTHING
-    gradient = np.zeros(data.size, dtype=np.result_type(data.dtype, cotangent.dtype))
+    gradient = np.zeros(math.prod(data_shape), dtype=np.result_type(cotangent.dtype, np.float64))
     np.add.at(gradient, positions[read], cotangent[read])
-    return gradient.reshape(data.shape).astype(data.dtype, copy=False)
+    return gradient.reshape(data_shape)
 
 
 def jvp(
