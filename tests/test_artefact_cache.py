@@ -20,7 +20,13 @@ from conformance.campaign.runner import run_campaign
 from conformance.campaign.settings import Settings
 from conformance.cli.selection import select_ops
 from conformance.execution import registry
-from conformance.execution.artefact_cache import CACHE_VARIABLE, cache_sections, compiled_folder, host_cpu
+from conformance.execution.artefact_cache import (
+    CACHE_VARIABLE,
+    COMPILED_OFF_VARIABLE,
+    cache_sections,
+    compiled_folder,
+    host_cpu,
+)
 from conformance.results.run_result import RunResult
 
 ORACLES = ("jax", "openvino")
@@ -56,6 +62,7 @@ def test_a_warm_run_compiles_less_and_finds_what_the_cold_run_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))
+    monkeypatch.delenv(COMPILED_OFF_VARIABLE, raising=False)  # the suite's tests keep nothing; this one must
     cold = _campaign()
     folders = {s.name: s.files for s in cache_sections() if s.name.startswith("compiled/")}
     versions = {info["framework"]: info["version"] for info in cold.facts["oracles"].values()}
@@ -74,19 +81,26 @@ def test_a_warm_run_compiles_less_and_finds_what_the_cold_run_found(
     assert phases[:2] == ["starting", "drawing"] and "shrinking" in phases, phases
 
 
-@pytest.mark.skipif("iree" not in registry.available(), reason="needs IREE")
-def test_a_changed_framework_version_misses_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """IREE's modules kept for its version are read back by the same version and never by another (the suite's
-    own cache: the folder is keyed by the version, whatever the module)."""
+@pytest.mark.parametrize("name", ["iree", "tvm"])
+def test_a_changed_framework_version_misses_the_cache(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IREE's modules and TVM's libraries (the suite's own cache) kept for its version are read back by the same
+    version and never by another: the folder is keyed by the version, whatever the model."""
+    if name not in registry.available():
+        pytest.skip(f"needs {name}")
     from oracles.iree_oracle import IreeOracle
+    from oracles.tvm_oracle import TvmOracle
 
+    make = {"iree": IreeOracle, "tvm": TvmOracle}[name]
     monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))
-    version = IreeOracle().info().version
+    monkeypatch.delenv(COMPILED_OFF_VARIABLE, raising=False)
+    version = make().info().version
     case = ("onnx.Gather-13", np.arange(6.0).reshape(2, 3), np.array([-1]), {"axis": 1})
 
     def compiled(version: str) -> tuple[int, int] | None:
-        oracle = IreeOracle()  # a fresh one: nothing compiled in this process's memory
-        folder = compiled_folder("iree", version, "cpu")
+        oracle = make()  # a fresh one: nothing compiled in this process's memory
+        folder = compiled_folder(name, version, "cpu")
         assert folder is not None
         oracle.keep_compilations(folder)
         assert oracle.run_in_process(*case).value.tolist() == [[2.0], [5.0]]

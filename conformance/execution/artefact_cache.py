@@ -5,7 +5,7 @@ oracles' discovery reports (``discovery-*.json``, :mod:`conformance.execution.re
 environments and wheels (``envs/``, ``wheels/``, :mod:`conformance.upgrade.environments`) and, under ``compiled/``,
 one folder per framework, version and device (:func:`compiled_folder`): what a compiling oracle keeps of its
 compilations so that the next run on the same versions compiles less. ``GATHER_CONFORMANCE_NO_CACHE=1`` turns the
-discovery and compiled caches off.
+discovery and compiled caches off, ``GATHER_CONFORMANCE_NO_COMPILED_CACHE=1`` the compiled one alone.
 
 **Keys.** The folder's name is the framework's version and device (with a digest of the host's CPU, which the
 compilers target), so a version change misses the cache: it never serves a stale artefact. Inside it, each framework
@@ -48,6 +48,12 @@ CACHE_VARIABLE = "GATHER_CONFORMANCE_CACHE"
 
 OFF_VARIABLE = "GATHER_CONFORMANCE_NO_CACHE"
 """Set (to anything but empty): no discovery report and no compiled artefact is read or written."""
+
+COMPILED_OFF_VARIABLE = "GATHER_CONFORMANCE_NO_COMPILED_CACHE"
+"""Set: no compiled artefact is read or written (discovery reports still are). The test suite sets it: its small
+campaigns compile shapes no later run asks for, so keeping them only costs (a JAX executable serialized, an OpenVINO
+model exported, a TVM library linked per compilation: 806 s of pytest became 980 s); ``tests/test_artefact_cache.py``
+turns it off."""
 
 COMPILED = "compiled"
 """The folder of compiled artefacts, under the root."""
@@ -104,7 +110,7 @@ def compiled_folder(framework: str, version: str, device: str) -> Path | None:
     >>> os.environ[OFF_VARIABLE] = "1"; compiled_folder("jax", "0.10.2", "cpu") is None; del os.environ[OFF_VARIABLE]
     True
     """
-    if cache_off():
+    if cache_off() or os.environ.get(COMPILED_OFF_VARIABLE):
         return None
     return cache_root() / COMPILED / folder_name(framework, version, device, host_cpu())
 
