@@ -57,7 +57,7 @@ def _laws(case: Case, rng: np.random.Generator) -> None:
     np.testing.assert_allclose(np.vdot(cotangent, forward), np.vdot(backward, t), rtol=1e-10, atol=1e-10)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cc=class_cases(), seed=st.integers(0, 2**16))
 def test_the_vjp_matches_finite_differences_and_the_jvp_on_drawn_cases_of_every_op(cc: ClassCase, seed: int) -> None:
     rng = np.random.default_rng(seed)

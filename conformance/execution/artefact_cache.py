@@ -20,7 +20,7 @@ anew by each process: they keep nothing.
 on where it came from (``tests/test_artefact_cache.py`` runs a small campaign cold and warm and compares).
 
 >>> import os, tempfile
->>> os.environ[CACHE_VARIABLE] = tempfile.mkdtemp()
+>>> os.environ[CACHE_VARIABLE] = tempfile.mkdtemp(); kept = os.environ.pop(COMPILED_OFF_VARIABLE, None)
 >>> folder = compiled_folder("torch", "2.13.0+cpu", "cpu")
 >>> folder.name == f"torch-2.13.0+cpu-cpu-{host_cpu()}"
 True
@@ -29,7 +29,7 @@ True
 True
 >>> clear_cache(), cache_sections()
 (8, [])
->>> del os.environ[CACHE_VARIABLE]
+>>> del os.environ[CACHE_VARIABLE]; os.environ.update({COMPILED_OFF_VARIABLE: kept} if kept else {})
 """
 
 from __future__ import annotations
