@@ -583,15 +583,9 @@ class IsolatedOracle:
         other case is a run (its first call compiles where no warm-up could)."""
         compiles = self._info is not None and self._info.compiles
         for outcome, made, position in zip(outcomes, compiled, owner, strict=False):
-            kind = "run"
-            if position < 0 and compiles:
-                kind = "compile_cold" if made is None or made[0] and not made[1] else "compile_warm" if made[1] else ""
-            if not kind:
-                self._counts["warm_ups_in_memory"] += 1
-                kind = "run"
-            else:
-                self._counts["runs" if kind == "run" else kind.replace("compile", "compiles")] += 1
-            self._seconds[f"{kind}_s"] += outcome.seconds
+            count, seconds = CLOCKS[_compilation(made) if position < 0 and compiles else "run"]
+            self._counts[count] += 1
+            self._seconds[seconds] += outcome.seconds
 
     def _spent(
         self, last: Wire, warm_up: bool, outcomes: list[Outcome], owner: list[int]
@@ -732,6 +726,27 @@ class IsolatedOracle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+CLOCKS = {
+    "cold": ("compiles_cold", "compile_cold_s"),
+    "warm": ("compiles_warm", "compile_warm_s"),
+    "in memory": ("warm_ups_in_memory", "run_s"),
+    "run": ("runs", "run_s"),
+}
+"""What a case's time counts as (:meth:`IsolatedOracle._clocked`): its count and its seconds in the timing figures."""
+
+
+def _compilation(made: tuple[int, int] | None) -> str:
+    """What a warm-up compiled, from its ``(afresh, from the disk cache)`` counts (None: its oracle cannot tell, and
+    keeps nothing, so it compiled afresh).
+
+    >>> [_compilation(m) for m in (None, (1, 0), (0, 1), (1, 1), (0, 0))]
+    ['cold', 'cold', 'warm', 'warm', 'in memory']
+    """
+    if made is None or (made[0] and not made[1]):
+        return "cold"
+    return "warm" if made[1] else "in memory"
 
 
 def _words(case: Wire) -> str:
