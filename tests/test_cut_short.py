@@ -239,6 +239,42 @@ def test_a_signal_drawing_sees_first_is_reported_as_cut_short_while_drawing() ->
     assert str(result.status) == "interrupted" and result.figures["cut_short"] == {"by": "signal", "phase": "drawing"}
 
 
+class _SlowOnceSignalled(_SignalledAt):
+    """As :class:`_SignalledAt`, then slow (0.2 s a call): the atlas cannot end before the run sees the signal."""
+
+    def run_many(self, cases, *, timeout=None):
+        if self.stop.is_set():
+            time.sleep(0.2)
+        return super().run_many(cases, timeout=timeout)
+
+
+def test_a_stop_in_the_atlas_saves_the_atlas_even_when_the_campaign_thread_has_not_yet(tmp_path, monkeypatch) -> None:
+    """Regression (CI on aac5865, loaded): the campaign thread had its atlas (every cell not run listed as cut
+    short) but had not saved it when the command wrote its results and exited; that thread is a daemon, so the
+    run ended with results.json saying 'cut short during atlas' and no atlas.json."""
+    from conformance.campaign.runner import run_campaign
+    from conformance.campaign.settings import Settings
+    from conformance.results.atlas import Atlas
+
+    saved, release = Atlas.save, threading.Event()
+
+    def late(self, path):  # the campaign thread never gets to save before the run returns
+        if threading.current_thread().name == "campaign":
+            release.wait(60)
+        return saved(self, path)
+
+    monkeypatch.setattr(Atlas, "save", late)
+    stop = threading.Event()
+    settings = Settings(seed=1, max_examples=10**6, ops=("numpy.take",), atlas=True)
+    try:
+        result = run_campaign([_SlowOnceSignalled(5, stop)], settings, stop=stop, out_dir=tmp_path)
+        assert result.figures["cut_short"] == {"by": "signal", "phase": "atlas"}
+        atlas = json.loads((tmp_path / "atlas.json").read_text())
+        assert atlas["skipped"] and {s["why"] for s in atlas["skipped"]} == {"the run was cut short"}
+    finally:
+        release.set()
+
+
 def test_a_stop_during_the_replay_ends_the_run_within_seconds() -> None:
     def replay(done):
         threading.Event().wait(600)

@@ -454,11 +454,9 @@ def run_campaign(
     if cause is not None and work.atlas_run is not None:  # every cell not run is listed as skipped (a whole atlas
         work.atlas_run.freeze()  # is saved as it is)
         atlas = work.atlas if work.atlas is not None else work.atlas_run.atlas()
-        missing = missing_cells(atlas, infos, settings.ops, CUT_SHORT)
-        if missing or work.atlas is None:
-            atlas.skipped += missing
-            if out_dir is not None:
-                atlas.save(out_dir / "atlas.json")
+        atlas.skipped += missing_cells(atlas, infos, settings.ops, CUT_SHORT)
+        if out_dir is not None:  # saved here even when the campaign thread had it whole: that thread (a daemon)
+            atlas.save(out_dir / "atlas.json")  # may not have reached its own save before this process ends
     total_s = time.monotonic() - start
     loop_s = work.loop_s or total_s
     broken = {o.name: reason for o in oracles if (reason := _broken(o))}

@@ -39,6 +39,8 @@ True
 from __future__ import annotations
 
 import json
+import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -178,9 +180,10 @@ class Atlas:
         return cls([AtlasCell.from_json(c) for c in d["cells"]], list(d.get("errors", ())), list(d.get("skipped", ())))
 
     def save(self, path: str | Path) -> None:
-        """Write atomically (a reader never sees half a file)."""
+        """Write atomically (a reader never sees half a file, and two threads that save at once each rename a
+        whole file of their own into place)."""
         path = Path(path)
-        tmp = path.with_name(f".{path.name}.tmp")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1, default=str), encoding="utf-8")
         tmp.replace(path)
 
