@@ -1,6 +1,7 @@
 """``stablehlo.gather``'s reference (issue 40, point 1): the spec's worked example, its constraints as quoted
 preconditions, the catalog ops that are StableHLO gathers giving the catalog's answers, and the spec's own
-executable semantics (the StableHLO reference interpreter that jaxlib ships) giving the reference's answers over
+executable semantics (the StableHLO reference interpreter that jaxlib ships) and XLA (through jax.lax.gather) giving
+the reference's answers over
 the whole attribute space: batching dims, windows past the end, negative and huge start indices, every integer
 index type."""
 
@@ -545,3 +546,41 @@ def test_the_stablehlo_interpreter_reads_an_unsigned_start_index_with_its_top_bi
     assert _interpret(operand, top, g).tolist() == [10]
     below = np.array(np.iinfo(dtype).max >> 1, dtype)  # the top bit clear: the interpreter agrees
     assert _interpret(operand, below, g).tolist() == stablehlo_gather(operand, below, g).tolist() == [20]
+
+
+def _xla(operand: np.ndarray, indices: np.ndarray, g: GatherAttributes) -> np.ndarray:
+    """The same gather compiled by XLA on the CPU through ``jax.lax.gather`` (mode ``promise_in_bounds``: JAX emits
+    the ``stablehlo.gather`` as it is, clamp included). ``jax.lax.gather`` takes the index vector along the last
+    dimension of the indices, so it is moved there (or added, where ``index_vector_dim`` is their rank)."""
+    import jax
+    from jax import lax
+
+    if g.index_vector_dim < indices.ndim:
+        vectors = np.moveaxis(indices, g.index_vector_dim, -1)
+        batching = tuple(s - (s > g.index_vector_dim) for s in g.start_indices_batching_dims)
+    else:
+        vectors, batching = indices[..., np.newaxis], g.start_indices_batching_dims
+    numbers = lax.GatherDimensionNumbers(
+        offset_dims=g.offset_dims,
+        collapsed_slice_dims=g.collapsed_slice_dims,
+        start_index_map=g.start_index_map,
+        operand_batching_dims=g.operand_batching_dims,
+        start_indices_batching_dims=batching,
+    )
+    with jax.enable_x64(True):
+        compiled = jax.jit(
+            lambda a, i: lax.gather(
+                a, i, numbers, slice_sizes=g.slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+            )
+        )
+        return np.asarray(compiled(operand, vectors))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="JAX (XLA on the CPU) is not installed")
+@settings(max_examples=100)
+@given(gathers())
+def test_the_reference_gives_what_xla_gives_over_the_whole_attribute_space(case) -> None:
+    operand, indices, g = case
+    assume(unspecified(g) is None)  # jax.lax.gather refuses a collapsed slice of size 0 ("can only collapse slice
+    # dims with bound 1"), though the spec's C9 allows it, even where the result is empty
+    assert stablehlo_gather(operand, indices, g).tolist() == _xla(operand, indices, g).tolist()
