@@ -1,9 +1,8 @@
 """``stablehlo.gather``'s reference (issue 40, point 1): the spec's worked example, its constraints as quoted
 preconditions, the catalog ops that are StableHLO gathers giving the catalog's answers, and the spec's own
-executable semantics (the StableHLO reference interpreter that jaxlib ships) and XLA (through jax.lax.gather) giving
-the reference's answers over
-the whole attribute space: batching dims, windows past the end, negative and huge start indices, every integer
-index type."""
+executable semantics (the StableHLO reference interpreter that jaxlib ships) and XLA (through jax.lax.gather)
+giving the reference's answers over the whole attribute space: batching dims, windows past the end, negative and huge
+start indices, every integer index type."""
 
 from __future__ import annotations
 
