@@ -409,3 +409,25 @@ def test_a_value_instead_of_an_error_on_an_empty_axis_reproduces_whatever_bytes_
         check=False,
     )
     assert proc.returncode == 1 and proc.stdout.splitlines()[-1] == "REPRODUCED", proc.stdout + proc.stderr[-2000:]
+
+
+def test_a_stray_read_finding_is_shown_by_the_fill_bytes_a_later_read_may_find() -> None:
+    """Regression (make test, stop 52): MLX's take_along_axis read 123456789 past a 1-element input in the campaign
+    (spec silent, fills or garbage, for extreme); its script read 0 on each of its 20 runs, judged that value
+    "conforms" as the fill's, and said "not reproduced". A read outside the input finds whatever bytes lie there."""
+    from conformance.core.case import CaseTags
+    from conformance.core.oracle import OracleInfo
+    from conformance.judge.judged import judgement
+
+    info = OracleInfo("mlx", "mlx", "0.32.4", "cpu", "eager", ("mlx.take_along_axis",))
+    case = Case(
+        "mlx.take_along_axis",
+        np.array([7], np.int64),
+        np.array([255], np.uint8),
+        {"axis": 0},
+        CaseTags("extreme", "int64", "uint8"),
+    )
+    j = judgement(case, info, Outcome.returned(np.array([123456789])))
+    shown = {int(np.asarray(v).reshape(-1)[0]): shows for label, v, _, shows in j.values if label == "fills or garbage"}
+    assert shown[0] is True and j.other[1] is True
+    assert not any(shows for label, _, _, shows in j.values if label in ("wraps", "clamps"))  # in-range reads do not
