@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from conformance.cases.stablehlo_text import module_text
+from conformance.cases.mlir_text import module_text
 from conformance.spec.errors import PreconditionError
 from conformance.spec.reference import reference
 from conformance.spec.stablehlo import (

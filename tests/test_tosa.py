@@ -9,7 +9,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from conformance.cases.stablehlo_text import tensor_type
+from conformance.cases.mlir_text import tosa_module_text
 from conformance.spec.errors import PreconditionError
 from conformance.spec.reference import reference
 from conformance.spec.tosa import REQUIRE_MEANS, UNPREDICTABLE_MEANS, Unpredictable, tosa_gather
@@ -59,15 +59,11 @@ def test_shapes_and_index_types_outside_the_argument_table_are_refused_naming_th
 def _iree(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
     from iree import compiler, runtime
 
-    vt, it = tensor_type(values.shape, values.dtype), tensor_type(indices.shape, indices.dtype)
-    ot = tensor_type((values.shape[0], indices.shape[1], values.shape[2]), values.dtype)
-    text = (
-        f"func.func @main(%values: {vt}, %indices: {it}) -> {ot} {{\n"
-        f"  %0 = tosa.gather %values, %indices : ({vt}, {it}) -> {ot}\n"
-        f"  return %0 : {ot}\n}}\n"
-    )
     module = compiler.compile_str(
-        text, target_backends=["llvm-cpu"], input_type="tosa", extra_args=["--iree-llvmcpu-target-cpu=generic"]
+        tosa_module_text(values, indices),
+        target_backends=["llvm-cpu"],
+        input_type="tosa",
+        extra_args=["--iree-llvmcpu-target-cpu=generic"],
     )
     context = runtime.SystemContext(config=runtime.Config("local-task"))
     context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, module))

@@ -1,5 +1,6 @@
-"""A ``stablehlo.gather`` case as the one MLIR module every StableHLO executor is given (issue 40, point 2): the
-operand and start indices as the function's arguments, the attributes written as the spec names them.
+"""A case as the one MLIR module every executor of its op is given (issue 40, point 2): ``stablehlo.gather``
+(:func:`module_text`: the operand and start indices as the function's arguments, the attributes written as the spec
+names them) and TOSA's ``tosa.gather`` (:func:`tosa_module_text`).
 
 >>> from conformance.spec.stablehlo import GatherAttributes
 >>> g = GatherAttributes.of(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1,
@@ -87,6 +88,27 @@ def module_text(operand: np.ndarray, start_indices: np.ndarray, g: GatherAttribu
             f"    indices_are_sorted = {'true' if g.indices_are_sorted else 'false'}",
             f"  }} : ({operand_type}, {indices_type}) -> {result_type}",
             f"  func.return %result : {result_type}",
+            "}",
+        )
+    )
+
+
+def tosa_module_text(values: np.ndarray, indices: np.ndarray) -> str:
+    """The module ``@main(values, indices)`` returning their ``tosa.gather`` (values ``[N,K,C]``, indices ``[N,W]``).
+
+    >>> print(tosa_module_text(np.zeros((1, 4, 2), np.float32), np.zeros((1, 3), np.int32)))
+    func.func @main(%values: tensor<1x4x2xf32>, %indices: tensor<1x3xi32>) -> tensor<1x3x2xf32> {
+      %output = tosa.gather %values, %indices : (tensor<1x4x2xf32>, tensor<1x3xi32>) -> tensor<1x3x2xf32>
+      func.return %output : tensor<1x3x2xf32>
+    }
+    """
+    values_type, indices_type = tensor_type(values.shape, values.dtype), tensor_type(indices.shape, indices.dtype)
+    output_type = tensor_type((values.shape[0], indices.shape[1], values.shape[2]), values.dtype)
+    return "\n".join(
+        (
+            f"func.func @main(%values: {values_type}, %indices: {indices_type}) -> {output_type} {{",
+            f"  %output = tosa.gather %values, %indices : ({values_type}, {indices_type}) -> {output_type}",
+            f"  func.return %output : {output_type}",
             "}",
         )
     )
