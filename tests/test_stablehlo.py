@@ -6,7 +6,10 @@ start indices, every integer index type."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -27,6 +30,7 @@ from conformance.spec.stablehlo import (
     undefined_behaviour,
     unspecified,
 )
+from oracles.stablehlo_executors import RUNNERS, executor, reproducer, script_name
 
 INDEX_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 """The spec's (I2) "tensor of integer type", as NumPy has them."""
@@ -583,3 +587,55 @@ def test_the_reference_gives_what_xla_gives_over_the_whole_attribute_space(case)
     assume(unspecified(g) is None)  # jax.lax.gather refuses a collapsed slice of size 0 ("can only collapse slice
     # dims with bound 1"), though the spec's C9 allows it, even where the result is empty
     assert stablehlo_gather(operand, indices, g).tolist() == _xla(operand, indices, g).tolist()
+
+
+# -- the executors of one module text (oracles/stablehlo_executors.py) ----------------------------------------------
+
+
+def _installed(name: str):
+    return pytest.mark.skipif(not RUNNERS[name].installed(), reason=f"{RUNNERS[name].needs} is not installed")
+
+
+@_installed("xla")
+@settings(max_examples=60)
+@given(gathers())
+def test_xla_compiling_the_module_text_itself_gives_the_references_answers(case) -> None:
+    operand, indices, g = case
+    assume(unspecified(g) is None)
+    text = module_text(operand, indices, g)
+    assert executor("xla")(text, operand, indices).tolist() == stablehlo_gather(operand, indices, g).tolist()
+
+
+def _script_answer(name: str, operand: np.ndarray, indices: np.ndarray, g: GatherAttributes, tmp_path) -> list:
+    """The executor's answer, from its reproducer run in a process of its own (a stray read may crash it)."""
+    script = tmp_path / script_name(name)
+    script.write_text(reproducer(name, module_text(operand, indices, g), operand, indices))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])
+
+
+ROWS = GatherAttributes.of(
+    offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1, slice_sizes=[1, 2]
+)
+
+
+@pytest.mark.parametrize("name", ["interpreter", "xla", "iree"])
+def test_each_executors_reproducer_runs_alone_and_gives_the_references_answer_in_range(name, tmp_path) -> None:
+    if not RUNNERS[name].installed():
+        pytest.skip(f"{RUNNERS[name].needs} is not installed")
+    operand, indices = np.arange(1, 9, dtype=np.int32).reshape(4, 2), np.array([[3], [0], [2]], np.int64)
+    assert _script_answer(name, operand, indices, ROWS, tmp_path) == stablehlo_gather(operand, indices, ROWS).tolist()
+
+
+@_installed("iree")
+def test_iree_reads_stray_memory_where_the_spec_clamps_a_start_index(tmp_path) -> None:
+    """The issue's case, a departure of IREE 3.13 (llvm-cpu) pinned: start indices -1, 7 and 2 into 4 rows of 2. The
+    spec clamps (``clamp(start_index[d_start], 0, dim(operand, d_operand) - slice_sizes[d_operand])``); the
+    interpreter and XLA answer [1 2][7 8][5 6]; IREE answers other bytes for -1 and 7 (they differ run to run; by
+    hand: [-846494048 22031][0 0][5 6], then [326299968 21892][0 0][5 6]): its single-index lowering drops the clamp
+    (iree-org/iree issue 24881). Fails once IREE clamps: then make it a plain agreement test."""
+    operand, indices = np.arange(1, 9, dtype=np.int32).reshape(4, 2), np.array([[-1], [7], [2]], np.int64)
+    want = stablehlo_gather(operand, indices, ROWS).tolist()
+    got = _script_answer("iree", operand, indices, ROWS, tmp_path)
+    assert got[2] == want[2] == [5, 6] and got[:2] != want[:2]

@@ -1,0 +1,152 @@
+"""The executors of one ``stablehlo.gather`` module text (issue 40, point 2), each a short runner written once as
+source text: run here (:func:`executor`) and printed in a reproducer (:func:`reproducer`), so that what a finding
+shows is exactly what ran.
+
+* ``interpreter``: the StableHLO reference interpreter jaxlib ships (the spec's executable semantics);
+* ``xla``: XLA on the CPU, the text compiled by jaxlib's client (``compile_and_load``) as JAX compiles its own;
+* ``iree``: IREE, ``llvm-cpu``, the text compiled with ``input_type="stablehlo"``.
+
+Each runner is ``run(text, operand, start_indices) -> numpy array``, the module's ``@main`` applied to the two
+arrays (:func:`~conformance.cases.mlir_text.module_text`).
+
+>>> sorted(RUNNERS)
+['interpreter', 'iree', 'xla']
+>>> "def run(text, operand, start_indices):" in RUNNERS["xla"].source
+True
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from conformance.execution.scripts import array_source
+
+
+@dataclass(frozen=True)
+class Runner:
+    """One executor's runner: the module it needs installed and its source text (imports included)."""
+
+    needs: str
+    source: str
+
+    def installed(self) -> bool:
+        """Whether what it needs is importable here."""
+        return importlib.util.find_spec(self.needs) is not None
+
+
+INTERPRETER = Runner(
+    "jaxlib",
+    '''
+import numpy as np
+from jax._src.interpreters import mlir as jax_mlir
+from jaxlib.mlir import ir
+from jaxlib.mlir._mlir_libs import _stablehlo
+
+
+def run(text, operand, start_indices):
+    """The StableHLO reference interpreter on the module text; the arrays as typed dense attributes."""
+    context = jax_mlir.make_ir_context()
+    _stablehlo.register_interpreter_dialect(context)
+    with context:
+        module = ir.Module.parse(text)
+        signed = ir.IntegerType.get_unsigned if start_indices.dtype.kind == "u" else ir.IntegerType.get_signless
+        index_type = signed(start_indices.dtype.itemsize * 8)
+        arguments = [
+            ir.DenseElementsAttr.get(operand),
+            ir.DenseElementsAttr.get(start_indices, type=index_type, shape=list(start_indices.shape)),
+        ]
+        (out,) = _stablehlo.eval_module(module, arguments)
+        return np.array(out)
+''',
+)
+
+XLA = Runner(
+    "jax",
+    '''
+import numpy as np
+import jax
+from jax.extend import backend
+from jax._src.lib import xla_client
+
+jax.config.update("jax_enable_x64", True)  # 64-bit operands and indices stay 64-bit
+
+
+def run(text, operand, start_indices):
+    """XLA on the CPU: the module text compiled by jaxlib's client, run on the two arrays."""
+    client = backend.get_backend("cpu")
+    device = client.devices()[0]
+    executable = client.compile_and_load(text, xla_client.DeviceList((device,)), xla_client.CompileOptions())
+    arguments = [jax.device_put(operand, device), jax.device_put(start_indices, device)]
+    (out,) = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+    return np.asarray(out[0])
+''',
+)
+
+IREE = Runner(
+    "iree",
+    '''
+import numpy as np
+from iree import compiler, runtime
+
+
+def run(text, operand, start_indices):
+    """IREE: the module text compiled for llvm-cpu (generic CPU) from StableHLO, run by its local-task driver."""
+    flags = ["--iree-llvmcpu-target-cpu=generic"]
+    module = compiler.compile_str(text, target_backends=["llvm-cpu"], input_type="stablehlo", extra_args=flags)
+    context = runtime.SystemContext(config=runtime.Config("local-task"))
+    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, module))
+    return np.asarray(context.modules.module["main"](operand, start_indices))
+''',
+)
+
+RUNNERS = {"interpreter": INTERPRETER, "xla": XLA, "iree": IREE}
+
+
+def executor(name: str) -> Callable[[str, np.ndarray, np.ndarray], np.ndarray]:
+    """The runner ``name`` as a function here (its source executed once per call of this).
+
+    >>> executor("tvm")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no StableHLO executor 'tvm'; there are: interpreter, iree, xla"
+    """
+    if name not in RUNNERS:
+        raise KeyError(f"no StableHLO executor {name!r}; there are: {', '.join(sorted(RUNNERS))}")
+    namespace: dict[str, Any] = {}
+    exec(compile(RUNNERS[name].source, f"<stablehlo executor {name}>", "exec"), namespace)  # noqa: S102 - our text
+    run: Callable[[str, np.ndarray, np.ndarray], np.ndarray] = namespace["run"]
+    return run
+
+
+def script_name(name: str) -> str:
+    """The file name of ``name``'s reproducer: never the executor's own name (a script ``iree.py`` imports itself
+    where it means the ``iree`` package).
+
+    >>> script_name("iree")
+    'stablehlo_gather_on_iree.py'
+    """
+    return f"stablehlo_gather_on_{name}.py"
+
+
+def reproducer(name: str, text: str, operand: np.ndarray, start_indices: np.ndarray) -> str:
+    """A standalone script: the module text, the two arrays, the runner of ``name``; it prints the result.
+
+    >>> script = reproducer("xla", "func.func @main() {}", np.zeros(2, np.int32), np.zeros((1, 1), np.int64))
+    >>> "TEXT = " in script and "run(TEXT, OPERAND, START_INDICES)" in script
+    True
+    """
+    return (
+        f"# stablehlo.gather on {name}: the module text below, run on the two arrays below.\nimport base64\n"
+        f"{RUNNERS[name].source}\n"
+        f"TEXT = {text!r}\n"
+        f"OPERAND = {array_source(operand)}\n"
+        f"START_INDICES = {array_source(start_indices)}\n\n"
+        'if __name__ == "__main__":\n'
+        "    print(TEXT)\n"
+        "    print(run(TEXT, OPERAND, START_INDICES).tolist())\n"
+    )
