@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, find, given, settings
 from hypothesis import strategies as st
 
 from conformance.cases.mlir_text import module_text
@@ -521,7 +521,7 @@ def _interpret(operand: np.ndarray, indices: np.ndarray, g: GatherAttributes) ->
 @pytest.mark.skipif(
     importlib.util.find_spec("jaxlib") is None, reason="jaxlib (the StableHLO interpreter) is not installed"
 )
-@settings(max_examples=200)
+@settings(max_examples=500)
 @given(gathers())
 def test_the_reference_gives_what_the_stablehlo_interpreter_gives_over_the_whole_attribute_space(case) -> None:
     operand, indices, g = case
@@ -639,3 +639,80 @@ def test_iree_reads_stray_memory_where_the_spec_clamps_a_start_index(tmp_path) -
     want = stablehlo_gather(operand, indices, ROWS).tolist()
     got = _script_answer("iree", operand, indices, ROWS, tmp_path)
     assert got[2] == want[2] == [5, 6] and got[:2] != want[:2]
+
+
+# -- the gathers JAX emits for the catalog's jax ops ------------------------------------------------------------
+
+JAX_CASES = [
+    ("jax.numpy.take", np.arange(10.0).reshape(2, 5), np.array([[4, -1, 7]]), {"axis": 1}),
+    ("jax.numpy.take", np.arange(6.0), np.array([5, -6, 9]), {"axis": 0, "mode": "clip"}),
+    ("jax.numpy.take", np.arange(6.0), np.array([5, -7, 9]), {"axis": 0, "mode": "wrap"}),
+    ("jax.numpy.take_along_axis", np.arange(12.0).reshape(3, 4), np.array([[0, 3], [-1, 9], [2, 1]]), {"axis": 1}),
+    ("jax.advanced_indexing", np.arange(24).reshape(2, 3, 4), np.array([[1, 2], [-1, 0], [5, -9]]), {}),
+    ("jax.lax.gather", np.arange(24).reshape(2, 3, 4), np.array([[1, 2], [-1, 0], [5, -9]]), {}),
+]
+"""In range, negative and past the end, under each op's default mode and NumPy-style modes."""
+
+
+@pytest.mark.skipif(
+    not (RUNNERS["interpreter"].installed() and RUNNERS["xla"].installed()), reason="JAX (jax, jaxlib) is not installed"
+)
+@pytest.mark.parametrize(("op", "data", "indices", "attrs"), JAX_CASES, ids=lambda v: v if isinstance(v, str) else "")
+def test_the_stablehlo_jax_emits_for_its_catalog_ops_gives_jaxs_answers_on_the_interpreter(
+    op, data, indices, attrs
+) -> None:
+    """Each catalog jax op, called as its oracle calls it (oracles/jax_oracle.py's units), lowered by ``jax.jit`` to
+    the StableHLO module JAX hands XLA; the spec's interpreter running that module gives JAX's own answer, bit for
+    bit: the gathers JAX emits (and the index arithmetic around them) mean, by the spec, what JAX computes."""
+    import jax
+    import jax.numpy as jnp
+
+    from oracles.jax_oracle import JAX_UNITS, LAX_GATHER_ND
+
+    namespace = {"jax": jax, "jnp": jnp}
+    exec(LAX_GATHER_ND, namespace)  # noqa: S102 - the oracle's own prelude text
+    call = next(u.call for u in JAX_UNITS if u.op == op)
+    with jax.enable_x64(True):
+        function = jax.jit(
+            lambda data, indices: eval(call, namespace, {"data": data, "indices": indices, "attrs": attrs})
+        )
+        text = function.lower(data, indices).as_text()
+        want = np.asarray(function(data, indices))
+    assert "stablehlo.gather" in text
+    got = executor("interpreter")(text, data, indices)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (got.tolist(), want.tolist())
+
+
+@pytest.mark.parametrize(
+    "corner",
+    [
+        "a window past the end, shifted by the clamp",
+        "batching dims",
+        "index_vector_dim equal to the indices' rank",
+        "an empty result",
+        "a negative start index",
+        "a start index beyond int32",
+        "unsigned start indices",
+    ],
+)
+def test_the_strategy_draws_each_corner_these_gathers_add(corner) -> None:
+    """The drawn gathers the interpreter and XLA are checked on reach every corner of issue 40's point 4."""
+
+    def shifted(c) -> bool:
+        o, i, g = c
+        vectors = np.moveaxis(i, g.index_vector_dim, -1) if g.index_vector_dim < i.ndim else i[..., None]
+        return any(
+            g.slice_sizes[d] > 1 and (vectors[..., k].astype(float) > o.shape[d] - g.slice_sizes[d]).any()
+            for k, d in enumerate(g.start_index_map)
+        )
+
+    test = {
+        "a window past the end, shifted by the clamp": shifted,
+        "batching dims": lambda c: bool(c[2].operand_batching_dims) and c[0].size > 0,
+        "index_vector_dim equal to the indices' rank": lambda c: c[2].index_vector_dim == c[1].ndim,
+        "an empty result": lambda c: 0 in result_shape(c[0].shape, c[1].shape, c[2]),
+        "a negative start index": lambda c: c[1].dtype.kind == "i" and bool((c[1] < 0).any()),
+        "a start index beyond int32": lambda c: bool((c[1].astype(float) > 2**31).any()),
+        "unsigned start indices": lambda c: c[1].dtype.kind == "u" and c[1].size > 0,
+    }[corner]
+    find(gathers(), test, settings=settings(max_examples=2000, database=None))
