@@ -9,7 +9,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from conformance.cases.mlir_text import tosa_module_text
+from conformance.cases.mlir_text import tensor_module_text, tosa_module_text
 from conformance.spec.errors import PreconditionError
 from conformance.spec.reference import reference
 from conformance.spec.tosa import REQUIRE_MEANS, UNPREDICTABLE_MEANS, Unpredictable, tosa_gather
@@ -78,3 +78,14 @@ def test_iree_runs_tosa_gather_and_gives_the_references_answer_on_in_range_indic
     values = (RNG.standard_normal((2, 5, 3)) * 10).astype(dtype)
     indices = RNG.integers(0, 5, (2, 4)).astype(np.int32)
     assert _iree(values, indices).tobytes() == tosa_gather(values, indices).tobytes()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("iree") is None, reason="IREE (iree-base-compiler) is not installed")
+def test_iree_does_not_lower_the_tensor_dialects_gather_so_it_cannot_be_run_here() -> None:
+    """Issue 40 asks to run ``tensor.gather`` where IREE lowers it. IREE 3.13 refuses it: "failed to legalize
+    operation 'tensor.gather' that was explicitly marked illegal". This test fails once IREE lowers it: then run it."""
+    from iree import compiler
+
+    text = tensor_module_text(np.zeros((4, 2), np.float32), (3, 1), (0,))
+    with pytest.raises(compiler.CompilerToolError, match="failed to legalize operation 'tensor.gather'"):
+        compiler.compile_str(text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=generic"])

@@ -1,6 +1,7 @@
 """A case as the one MLIR module every executor of its op is given (issue 40, point 2): ``stablehlo.gather``
 (:func:`module_text`: the operand and start indices as the function's arguments, the attributes written as the spec
-names them) and TOSA's ``tosa.gather`` (:func:`tosa_module_text`).
+names them), TOSA's ``tosa.gather`` (:func:`tosa_module_text`) and the tensor dialect's ``tensor.gather``
+(:func:`tensor_module_text`).
 
 >>> from conformance.spec.stablehlo import GatherAttributes
 >>> g = GatherAttributes.of(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1,
@@ -109,6 +110,31 @@ def tosa_module_text(values: np.ndarray, indices: np.ndarray) -> str:
             f"func.func @main(%values: {values_type}, %indices: {indices_type}) -> {output_type} {{",
             f"  %output = tosa.gather %values, %indices : ({values_type}, {indices_type}) -> {output_type}",
             f"  func.return %output : {output_type}",
+            "}",
+        )
+    )
+
+
+def tensor_module_text(source: np.ndarray, indices_shape: tuple[int, ...], gather_dims: tuple[int, ...]) -> str:
+    """The module ``@main(source, indices)`` returning their ``tensor.gather`` along ``gather_dims`` (indices of
+    MLIR's ``index`` type, the gathered dims kept as size 1: the op's documented result shape).
+
+    >>> print(tensor_module_text(np.zeros((4, 2), np.float32), (3, 1), (0,)))
+    func.func @main(%source: tensor<4x2xf32>, %indices: tensor<3x1xindex>) -> tensor<3x1x2xf32> {
+      %result = tensor.gather %source[%indices] gather_dims([0]) : (tensor<4x2xf32>, ...) -> tensor<3x1x2xf32>
+      func.return %result : tensor<3x1x2xf32>
+    }
+    """
+    source_type = tensor_type(source.shape, source.dtype)
+    indices_type = "tensor<" + "".join(f"{n}x" for n in indices_shape) + "index>"
+    kept = tuple(1 if d in gather_dims else n for d, n in enumerate(source.shape))
+    result_type = tensor_type(indices_shape[:-1] + kept, source.dtype)
+    signature = f"({source_type}, {indices_type}) -> {result_type}"
+    return "\n".join(
+        (
+            f"func.func @main(%source: {source_type}, %indices: {indices_type}) -> {result_type} {{",
+            f"  %result = tensor.gather %source[%indices] gather_dims({_list(gather_dims)}) : {signature}",
+            f"  func.return %result : {result_type}",
             "}",
         )
     )
