@@ -542,7 +542,11 @@ def test_the_stablehlo_interpreter_reads_an_unsigned_start_index_with_its_top_bi
     clamps it to ``dim - slice_size`` (``clamp(start_index[d_start], 0, dim(operand, d_operand) - slice_sizes[...])``
     on the value, whose type is unsigned). XLA (through ``jax.lax.gather``, mode ``promise_in_bounds``) answers the
     spec's value. Checked by hand with the index as a ``stablehlo.constant`` in the module text, so that no argument
-    conversion is involved. This test fails once the interpreter is fixed: then drop the exclusion above."""
+    conversion is involved. The cause, in the interpreter's source (openxla/stablehlo 3c9301c,
+    stablehlo/reference/Ops.cpp, ``evalIndex``): every index element is read with ``getSExtValue()``, whatever its
+    type's signedness; ``dynamic_slice`` shares it (a ``ui8`` start 200 into 300 elements gives element 0, by hand).
+    XLA's constant folding had the same bug (openxla/xla issue 48717). This test fails once the interpreter is
+    fixed: then drop the exclusion above."""
     g = GatherAttributes.of(offset_dims=[0], start_index_map=[0], index_vector_dim=0, slice_sizes=[1])
     operand, top = np.array([10, 20], np.int32), np.array(np.iinfo(dtype).max, dtype)
     assert stablehlo_gather(operand, top, g).tolist() == [20]
