@@ -73,17 +73,18 @@ import jax
 from jax.extend import backend
 from jax._src.lib import xla_client
 
-jax.config.update("jax_enable_x64", True)  # 64-bit operands and indices stay 64-bit
 
 
 def run(text, operand, start_indices):
-    """XLA on the CPU: the module text compiled by jaxlib's client, run on the two arrays."""
+    """XLA on the CPU: the module text compiled by jaxlib's client, run on the two arrays (64-bit ones kept 64-bit:
+    x64 on for this call only)."""
     client = backend.get_backend("cpu")
     device = client.devices()[0]
     executable = client.compile_and_load(text, xla_client.DeviceList((device,)), xla_client.CompileOptions())
-    arguments = [jax.device_put(operand, device), jax.device_put(start_indices, device)]
-    (out,) = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
-    return np.asarray(out[0])
+    with jax.enable_x64(True):
+        arguments = [jax.device_put(operand, device), jax.device_put(start_indices, device)]
+        (out,) = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+        return np.asarray(out[0])
 ''',
 )
 
