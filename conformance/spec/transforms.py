@@ -26,6 +26,7 @@ applied to each batch element and stacked.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,19 @@ def read_positions(
         raise ValueError(f"read_positions: {size} data elements are too many to count in float64")
     counted = np.arange(size, dtype=np.float64).reshape(data_shape)
     kw = {"policy": policy, "opset": opset, "check_dtypes": False, **attrs}
-    first, second = reference(op, counted + 1, indices, **kw), reference(op, counted + 2, indices, **kw)
+    return positions_read(reference(op, counted + 1, indices, **kw), reference(op, counted + 2, indices, **kw))
+
+
+def positions_read(first: Any, second: Any) -> np.ndarray:
+    """The flat data position each output element read, from a forward's answers on the data's positions counted from
+    1 (``first``) and from 2 (``second``): ``p + 1`` and ``p + 2`` where it read position ``p``; anything else (a fill,
+    the same both times; a stray read) read :data:`NOTHING`. The reference's own forward, or a framework's: the
+    positions its forward *showed*, which its gradient must follow (:func:`gradient_departures`).
+
+    >>> positions_read(np.array([1.0, 0.0, 5.0]), np.array([2.0, 0.0, 6.0])).tolist()
+    [0, -1, 4]
+    """
+    first, second = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
     read = (second - first) == 1
     return np.where(read, first - 1, NOTHING).astype(np.int64)
 
@@ -100,6 +113,69 @@ def scattered(positions: np.ndarray, cotangent: Any, data_shape: tuple[int, ...]
     gradient = np.zeros(math.prod(data_shape), dtype=np.result_type(cotangent.dtype, np.float64))
     np.add.at(gradient, positions[read], cotangent[read])
     return gradient.reshape(data_shape)
+
+
+def cotangent(shape: tuple[int, ...]) -> np.ndarray:
+    """The cotangent a transformation oracle pulls back through a gather's output of ``shape``: element ``k`` (in C
+    order) holds ``k + 1``, all distinct and none 0, so that a gradient sent to the wrong position, or dropped, shows;
+    float64, exact up to 2**53 elements. Derived from the shape alone: the same case gives the same cotangent on every
+    machine and in every reproducer.
+
+    >>> cotangent((2, 2)).tolist()
+    [[1.0, 2.0], [3.0, 4.0]]
+    """
+    return np.arange(1, math.prod(shape) + 1, dtype=np.float64).reshape(shape)
+
+
+@dataclass(frozen=True)
+class GradientDeparture:
+    """Where a gradient is not the derivative of the forward that was computed: at flat data ``position``, the
+    forward read it for the output elements ``outputs`` (flat; none: it read it for none), so the gradient there must
+    be their cotangents' sum ``expected``; it is ``got``."""
+
+    position: int
+    outputs: tuple[int, ...]
+    expected: float
+    got: float
+
+    def words(self) -> str:
+        """What a maintainer reads.
+
+        >>> GradientDeparture(0, (0,), 1.0, 0.0).words()
+        'the forward read data element 0 for output element 0, yet the gradient there is 0 (it should be 1)'
+        >>> GradientDeparture(3, (), 0.0, 2.0).words()
+        'the forward read data element 3 for no output element, yet the gradient there is 2 (it should be 0)'
+        """
+        read_for = ", ".join(str(o) for o in self.outputs) if self.outputs else ""
+        which = (
+            f"output element{'s' if len(self.outputs) > 1 else ''} {read_for}" if self.outputs else "no output element"
+        )
+        return (
+            f"the forward read data element {self.position} for {which}, yet the gradient there is {self.got:g} "
+            f"(it should be {self.expected:g})"
+        )
+
+
+def gradient_departures(positions: np.ndarray, gradient: Any, seed: np.ndarray) -> list[GradientDeparture]:
+    """The consistency law of issue 41, apart from any docs: a gather's gradient for the cotangent ``seed`` is
+    ``seed`` added onto the ``positions`` its own forward read (:func:`positions_read` of that forward's answers), so
+    every data position where ``gradient`` differs from that is a departure. Empty where the law holds.
+
+    TensorFlow 2.21 under XLA, ``tf.gather(x, [-1, 1])`` on 5 elements: the forward clamps -1 to 0 (it read positions
+    0 and 1), the gradient sends nothing to 0 (checked by hand, stop 51):
+
+    >>> [d.words() for d in gradient_departures(np.array([0, 1]), np.array([0.0, 2.0, 0, 0, 0]), cotangent((2,)))]
+    ['the forward read data element 0 for output element 0, yet the gradient there is 0 (it should be 1)']
+    """
+    gradient = np.asarray(gradient, dtype=np.float64).reshape(-1)
+    expected = scattered(positions, seed, gradient.shape).reshape(-1)
+    flat = np.asarray(positions).reshape(-1)
+    return [
+        GradientDeparture(
+            int(p), tuple(int(o) for o in np.flatnonzero(flat == p)), float(expected[p]), float(gradient[p])
+        )
+        for p in np.flatnonzero(~((gradient == expected) | (np.isnan(gradient) & np.isnan(expected))))
+    ]
 
 
 def jvp(
