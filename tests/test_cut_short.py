@@ -64,7 +64,19 @@ def test_sigterm_in_the_atlas_exits_within_5_s_with_a_report_marked_cut_short(tm
     assert saved["status"] == "interrupted" and saved["figures"]["cut_short"] == {"by": "signal", "phase": "atlas"}
     atlas = json.loads((tmp_path / "atlas.json").read_text())
     assert atlas["skipped"] and {s["why"] for s in atlas["skipped"]} == {"the run was cut short"}
-    assert (tmp_path / "index.html").exists() and "interrupted" in (tmp_path / "summary.md").read_text()
+    _assert_report_or_the_page_saying_how(tmp_path)
+
+
+def _assert_report_or_the_page_saying_how(out: Path) -> None:
+    """A stop writes the report if it can within its seconds, else a page naming the command that builds it (see
+    the test below). Regression (make test with four busy loops, stop 52): the report of a run cut short in the atlas
+    was given up on the loaded machine, as designed, and the test demanded its summary.md."""
+    page = (out / "index.html").read_text()
+    summary = out / "summary.md"
+    if summary.exists():
+        assert "interrupted" in summary.read_text()
+    else:
+        assert "was not built" in page and f"gather-conformance report {out}" in page, page[:2000]
 
 
 def test_sigterm_while_drawing_exits_within_5_s_with_its_findings(tmp_path) -> None:
