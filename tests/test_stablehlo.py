@@ -30,7 +30,7 @@ from conformance.spec.stablehlo import (
     undefined_behaviour,
     unspecified,
 )
-from oracles.stablehlo_executors import RUNNERS, executor, reproducer, script_name
+from oracles.mlir_executors import RUNNERS, executor, reproducer, script_name
 
 INDEX_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 """The spec's (I2) "tensor of integer type", as NumPy has them."""
@@ -593,7 +593,7 @@ def test_the_reference_gives_what_xla_gives_over_the_whole_attribute_space(case)
     assert stablehlo_gather(operand, indices, g).tolist() == _xla(operand, indices, g).tolist()
 
 
-# -- the executors of one module text (oracles/stablehlo_executors.py) ----------------------------------------------
+# -- the executors of one module text (oracles/mlir_executors.py) ----------------------------------------------
 
 
 def _installed(name: str):

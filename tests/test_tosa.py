@@ -13,6 +13,7 @@ from conformance.cases.mlir_text import tensor_module_text, tosa_module_text
 from conformance.spec.errors import PreconditionError
 from conformance.spec.reference import reference
 from conformance.spec.tosa import REQUIRE_MEANS, UNPREDICTABLE_MEANS, Unpredictable, tosa_gather
+from oracles.mlir_executors import executor
 
 RNG = np.random.default_rng(0)
 
@@ -56,20 +57,6 @@ def test_shapes_and_index_types_outside_the_argument_table_are_refused_naming_th
     assert says in str(caught.value)
 
 
-def _iree(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    from iree import compiler, runtime
-
-    module = compiler.compile_str(
-        tosa_module_text(values, indices),
-        target_backends=["llvm-cpu"],
-        input_type="tosa",
-        extra_args=["--iree-llvmcpu-target-cpu=generic"],
-    )
-    context = runtime.SystemContext(config=runtime.Config("local-task"))
-    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, module))
-    return np.asarray(context.modules.module["main"](values, indices))
-
-
 @pytest.mark.skipif(
     importlib.util.find_spec("iree") is None, reason="IREE (iree-base-compiler, iree-base-runtime) is not installed"
 )
@@ -77,7 +64,8 @@ def _iree(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
 def test_iree_runs_tosa_gather_and_gives_the_references_answer_on_in_range_indices(dtype) -> None:
     values = (RNG.standard_normal((2, 5, 3)) * 10).astype(dtype)
     indices = RNG.integers(0, 5, (2, 4)).astype(np.int32)
-    assert _iree(values, indices).tobytes() == tosa_gather(values, indices).tobytes()
+    got = executor("iree")(tosa_module_text(values, indices), values, indices)
+    assert got.tobytes() == tosa_gather(values, indices).tobytes()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("iree") is None, reason="IREE (iree-base-compiler) is not installed")

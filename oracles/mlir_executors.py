@@ -1,13 +1,15 @@
-"""The executors of one ``stablehlo.gather`` module text (issue 40, point 2), each a short runner written once as
+"""The executors of one gather's MLIR module text (issue 40, points 2 and 3), each a short runner written once as
 source text: run here (:func:`executor`) and printed in a reproducer (:func:`reproducer`), so that what a finding
 shows is exactly what ran.
 
-* ``interpreter``: the StableHLO reference interpreter jaxlib ships (the spec's executable semantics);
-* ``xla``: XLA on the CPU, the text compiled by jaxlib's client (``compile_and_load``) as JAX compiles its own;
-* ``iree``: IREE, ``llvm-cpu``, the text compiled with ``input_type="stablehlo"``.
+* ``interpreter``: the StableHLO reference interpreter jaxlib ships (the spec's executable semantics; StableHLO);
+* ``xla``: XLA on the CPU, the text compiled by jaxlib's client (``compile_and_load``) as JAX compiles its own
+  (StableHLO);
+* ``iree``: IREE, ``llvm-cpu``, the text compiled with its input dialect detected (``input_type="auto"``):
+  ``stablehlo.gather`` and ``tosa.gather`` alike.
 
 Each runner is ``run(text, operand, start_indices) -> numpy array``, the module's ``@main`` applied to the two
-arrays (:func:`~conformance.cases.mlir_text.module_text`).
+arrays (:mod:`conformance.cases.mlir_text`: for TOSA, the values and the indices).
 
 >>> sorted(RUNNERS)
 ['interpreter', 'iree', 'xla']
@@ -96,9 +98,9 @@ from iree import compiler, runtime
 
 
 def run(text, operand, start_indices):
-    """IREE: the module text compiled for llvm-cpu (generic CPU) from StableHLO, run by its local-task driver."""
+    """IREE: the module text compiled for llvm-cpu (generic CPU), its dialect detected, run by the local-task driver."""
     flags = ["--iree-llvmcpu-target-cpu=generic"]
-    module = compiler.compile_str(text, target_backends=["llvm-cpu"], input_type="stablehlo", extra_args=flags)
+    module = compiler.compile_str(text, target_backends=["llvm-cpu"], input_type="auto", extra_args=flags)
     context = runtime.SystemContext(config=runtime.Config("local-task"))
     context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, module))
     return np.asarray(context.modules.module["main"](operand, start_indices))
@@ -114,12 +116,12 @@ def executor(name: str) -> Callable[[str, np.ndarray, np.ndarray], np.ndarray]:
     >>> executor("tvm")
     Traceback (most recent call last):
     ...
-    KeyError: "no StableHLO executor 'tvm'; there are: interpreter, iree, xla"
+    KeyError: "no MLIR executor 'tvm'; there are: interpreter, iree, xla"
     """
     if name not in RUNNERS:
-        raise KeyError(f"no StableHLO executor {name!r}; there are: {', '.join(sorted(RUNNERS))}")
+        raise KeyError(f"no MLIR executor {name!r}; there are: {', '.join(sorted(RUNNERS))}")
     namespace: dict[str, Any] = {}
-    exec(compile(RUNNERS[name].source, f"<stablehlo executor {name}>", "exec"), namespace)  # noqa: S102 - our text
+    exec(compile(RUNNERS[name].source, f"<mlir executor {name}>", "exec"), namespace)  # noqa: S102 - our text
     run: Callable[[str, np.ndarray, np.ndarray], np.ndarray] = namespace["run"]
     return run
 
