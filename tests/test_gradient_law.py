@@ -11,6 +11,7 @@ import importlib.util
 import numpy as np
 import pytest
 
+from conformance.spec.reference import reference
 from conformance.spec.transforms import (
     NOTHING,
     cotangent,
@@ -18,6 +19,7 @@ from conformance.spec.transforms import (
     positions_read,
     read_positions,
     scattered,
+    vjp,
 )
 
 X = np.arange(5, dtype=np.float64)
@@ -45,9 +47,6 @@ def test_the_references_own_vjp_follows_its_own_forward_for_every_policy() -> No
     for policy in ("clip", "wrap", "fill"):
         kw = {"mode": policy}
         counted = np.arange(5, dtype=np.float64)
-        from conformance.spec.reference import reference
-        from conformance.spec.transforms import vjp
-
         positions = positions_read(
             reference("jax.numpy.take", counted + 1, indices, **kw),
             reference("jax.numpy.take", counted + 2, indices, **kw),

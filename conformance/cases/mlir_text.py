@@ -57,7 +57,11 @@ def tensor_type(shape: Sequence[int], dtype: np.dtype) -> str:
     name = dtype_name(dtype)
     if name not in ELEMENT_TYPES:
         raise ValueError(f"module_text: no StableHLO element type for {name}")
-    return "tensor<" + "".join(f"{n}x" for n in shape) + ELEMENT_TYPES[name] + ">"
+    return _tensor(shape, ELEMENT_TYPES[name])
+
+
+def _tensor(shape: Sequence[int], element: str) -> str:
+    return "tensor<" + "".join(f"{n}x" for n in shape) + element + ">"
 
 
 def _list(values: Sequence[int]) -> str:
@@ -126,7 +130,7 @@ def tensor_module_text(source: np.ndarray, indices_shape: tuple[int, ...], gathe
     }
     """
     source_type = tensor_type(source.shape, source.dtype)
-    indices_type = "tensor<" + "".join(f"{n}x" for n in indices_shape) + "index>"
+    indices_type = _tensor(indices_shape, "index")
     kept = tuple(1 if d in gather_dims else n for d, n in enumerate(source.shape))
     result_type = tensor_type(indices_shape[:-1] + kept, source.dtype)
     signature = f"({source_type}, {indices_type}) -> {result_type}"

@@ -425,12 +425,11 @@ def stablehlo_gather(operand: Any, start_indices: Any, g: GatherAttributes) -> n
         )
     check(operand.shape, start_indices.shape, g)
     shape = result_shape(operand.shape, start_indices.shape, g)
-    operand_index = _operand_index(operand.shape, start_indices, g, shape)
     if math.prod(shape) == 0:
         return np.zeros(shape, dtype=operand.dtype)
     if (reason := unspecified(g)) is not None:
         raise Unspecified(reason)
-    positions = tuple(np.broadcast_to(i, shape) for i in operand_index)
+    positions = tuple(np.broadcast_to(i, shape) for i in _operand_index(operand.shape, start_indices, g, shape))
     flat = np.ravel_multi_index(positions, operand.shape) if positions else np.zeros(shape, np.int64)  # 0-d operand
     read = gather_multiaxis(operand.reshape(-1), flat.reshape(-1), [0], policy=CLIP)  # every position lies inside
     return np.asarray(read).reshape(shape)
