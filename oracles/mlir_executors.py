@@ -8,12 +8,12 @@ shows is exactly what ran.
 * ``iree``: IREE, ``llvm-cpu``, the text compiled with its input dialect detected (``input_type="auto"``):
   ``stablehlo.gather`` and ``tosa.gather`` alike.
 
-Each runner is ``run(text, operand, start_indices) -> numpy array``, the module's ``@main`` applied to the two
-arrays (:mod:`conformance.cases.mlir_text`: for TOSA, the values and the indices).
+Each runner defines ``compiled(text)``: the module's ``@main`` as a function of the two arrays, returning a NumPy
+array (:mod:`conformance.cases.mlir_text`: for TOSA, the values and the indices).
 
 >>> sorted(RUNNERS)
 ['interpreter', 'iree', 'xla']
->>> "def run(text, operand, start_indices):" in RUNNERS["xla"].source
+>>> "def compiled(text):" in RUNNERS["xla"].source
 True
 """
 
@@ -50,20 +50,28 @@ from jaxlib.mlir import ir
 from jaxlib.mlir._mlir_libs import _stablehlo
 
 
-def run(text, operand, start_indices):
-    """The StableHLO reference interpreter on the module text; the arrays as typed dense attributes."""
-    context = jax_mlir.make_ir_context()
-    _stablehlo.register_interpreter_dialect(context)
-    with context:
-        module = ir.Module.parse(text)
-        signed = ir.IntegerType.get_unsigned if start_indices.dtype.kind == "u" else ir.IntegerType.get_signless
-        index_type = signed(start_indices.dtype.itemsize * 8)
-        arguments = [
-            ir.DenseElementsAttr.get(operand),
-            ir.DenseElementsAttr.get(start_indices, type=index_type, shape=list(start_indices.shape)),
-        ]
-        (out,) = _stablehlo.eval_module(module, arguments)
-        return np.array(out)
+def compiled(text):
+    """The StableHLO reference interpreter on the module text: nothing is compiled, the module is parsed and
+    interpreted on each call, the arrays given as typed dense attributes."""
+
+    def main(operand, start_indices):
+        context = jax_mlir.make_ir_context()
+        _stablehlo.register_interpreter_dialect(context)
+        with context:
+            module = ir.Module.parse(text)
+            (out,) = _stablehlo.eval_module(module, [dense(operand), dense(start_indices)])
+            out = np.array(out)
+            return out.view(operand.dtype) if out.dtype.itemsize == operand.dtype.itemsize else out  # ui8 as i8
+
+    return main
+
+
+def dense(a):
+    """a as a dense attribute of its own type (an unsigned integer as uiN, not the signless iN NumPy's gives)."""
+    if a.dtype.kind == "u":
+        unsigned = ir.IntegerType.get_unsigned(a.dtype.itemsize * 8)
+        return ir.DenseElementsAttr.get(a, type=unsigned, shape=list(a.shape))
+    return ir.DenseElementsAttr.get(a)
 ''',
 )
 
@@ -76,17 +84,20 @@ from jax.extend import backend
 from jax._src.lib import xla_client
 
 
-
-def run(text, operand, start_indices):
-    """XLA on the CPU: the module text compiled by jaxlib's client, run on the two arrays (64-bit ones kept 64-bit:
-    x64 on for this call only)."""
+def compiled(text):
+    """XLA on the CPU: the module text compiled by jaxlib's client; its main runs on the two arrays (64-bit ones
+    kept 64-bit: x64 on for the call only)."""
     client = backend.get_backend("cpu")
     device = client.devices()[0]
     executable = client.compile_and_load(text, xla_client.DeviceList((device,)), xla_client.CompileOptions())
-    with jax.enable_x64(True):
-        arguments = [jax.device_put(operand, device), jax.device_put(start_indices, device)]
-        (out,) = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
-        return np.asarray(out[0])
+
+    def main(operand, start_indices):
+        with jax.enable_x64(True):
+            arguments = [jax.device_put(operand, device), jax.device_put(start_indices, device)]
+            (out,) = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+            return np.asarray(out[0])
+
+    return main
 ''',
 )
 
@@ -97,13 +108,27 @@ import numpy as np
 from iree import compiler, runtime
 
 
-def run(text, operand, start_indices):
-    """IREE: the module text compiled for llvm-cpu (generic CPU), its dialect detected, run by the local-task driver."""
-    flags = ["--iree-llvmcpu-target-cpu=generic"]
-    module = compiler.compile_str(text, target_backends=["llvm-cpu"], input_type="auto", extra_args=flags)
+def compile_kept(key, make):
+    """make(): what compiles the module (key: the text it compiles from, for the suite's cache of compilations)."""
+    return make()
+
+
+def compiled(text):
+    """IREE: the module text compiled for llvm-cpu (generic CPU, float64 kept), its dialect detected; its main runs
+    on the local-task driver, the answer copied out of IREE's buffer (a view of it changes once IREE reuses the
+    memory)."""
+    flags = ["--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false"]  # float64 stays float64
+    vmfb = compile_kept(
+        text, lambda: compiler.compile_str(text, target_backends=["llvm-cpu"], input_type="auto", extra_args=flags)
+    )
     context = runtime.SystemContext(config=runtime.Config("local-task"))
-    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, module))
-    return np.asarray(context.modules.module["main"](operand, start_indices))
+    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, vmfb))
+    function = context.modules.module["main"]
+
+    def main(operand, start_indices):
+        return np.array(function(operand, start_indices).to_host(), copy=True)
+
+    return main
 ''',
 )
 
@@ -122,8 +147,8 @@ def executor(name: str) -> Callable[[str, np.ndarray, np.ndarray], np.ndarray]:
         raise KeyError(f"no MLIR executor {name!r}; there are: {', '.join(sorted(RUNNERS))}")
     namespace: dict[str, Any] = {}
     exec(compile(RUNNERS[name].source, f"<mlir executor {name}>", "exec"), namespace)  # noqa: S102 - our text
-    run: Callable[[str, np.ndarray, np.ndarray], np.ndarray] = namespace["run"]
-    return run
+    compiled: Callable[[str], Callable[[np.ndarray, np.ndarray], np.ndarray]] = namespace["compiled"]
+    return lambda text, operand, start_indices: compiled(text)(operand, start_indices)
 
 
 def script_name(name: str) -> str:
@@ -140,7 +165,7 @@ def reproducer(name: str, text: str, operand: np.ndarray, start_indices: np.ndar
     """A standalone script: the module text, the two arrays, the runner of ``name``; it prints the result.
 
     >>> script = reproducer("xla", "func.func @main() {}", np.zeros(2, np.int32), np.zeros((1, 1), np.int64))
-    >>> "TEXT = " in script and "run(TEXT, OPERAND, START_INDICES)" in script
+    >>> "TEXT = " in script and "compiled(TEXT)(OPERAND, START_INDICES)" in script
     True
     """
     return (
@@ -151,5 +176,5 @@ def reproducer(name: str, text: str, operand: np.ndarray, start_indices: np.ndar
         f"START_INDICES = {array_source(start_indices)}\n\n"
         'if __name__ == "__main__":\n'
         "    print(TEXT)\n"
-        "    print(run(TEXT, OPERAND, START_INDICES).tolist())\n"
+        "    print(compiled(TEXT)(OPERAND, START_INDICES).tolist())\n"
     )

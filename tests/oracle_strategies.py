@@ -168,9 +168,15 @@ def _element(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], in
     return data, tuple(idx), {attr: axis}, data[axis]
 
 
+NO_EMPTY_DIMENSION = ("tosa.gather",)
+"""Ops whose tensors have no dimension of size 0 (TOSA's): their valid cases are never empty."""
+
+
 def _flat(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], int]:
     data = _data_shape(draw)
-    return data, _dims(draw, draw(st.integers(0, 3)), 0, 4), {}, math.prod(data)
+    least = 1 if _base(op) in NO_EMPTY_DIMENSION else 0
+    data = tuple(max(n, least) for n in data)
+    return data, _dims(draw, draw(st.integers(0, 3)), least, 4), {}, math.prod(data)
 
 
 def _nd(draw: st.DrawFn, op: str) -> tuple[Shape, Shape, dict[str, Any], list[int]]:

@@ -28,6 +28,7 @@ from oracles import (
     cupy_oracle,
     iree_oracle,
     jax_oracle,
+    mlir_oracle,
     mlx_oracle,
     numpy_oracle,
     onnx_oracle,
@@ -43,7 +44,7 @@ from tests.oracle_strategies import data_array, valid_cases
 
 MODULES = (numpy_oracle, torch_oracle, tensorflow_oracle, tf_numpy_oracle, onnx_oracle, jax_oracle, cupy_oracle)
 MODULES += (mlx_oracle, paddle_oracle, array_api_oracle)  # each offers nothing where its framework is not installed
-MODULES += (openvino_oracle, iree_oracle, tvm_oracle)
+MODULES += (openvino_oracle, iree_oracle, tvm_oracle, mlir_oracle)
 ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
 PAIRS = [(name, op) for name, o in ORACLES.items() for op in o.info().ops]
 SLOW_COMPILERS = ("iree", "tvm")
@@ -69,6 +70,8 @@ ACCEPTED_INDEX_DTYPES: dict[str, tuple[str, ...]] = {
     "paddle": ("int32", "int64"),
     "openvino.GatherElements": ("int32", "int64"),  # 'indices must be of int32 or int64 type'
     "openvino": INDEX_DTYPES,  # Gather-8 and GatherND-8 take every integer type (int32/int64 documented)
+    "stablehlo": INDEX_DTYPES,  # '(I2) start_indices: tensor of integer type'
+    "tosa": ("int32", "int64"),
 }
 """Index dtypes each op accepts (probed), by op name, else by framework."""
 

@@ -18,7 +18,7 @@ from oracles.mlir_executors import executor
 RNG = np.random.default_rng(0)
 
 
-@pytest.mark.parametrize("shape", [(1, 4, 2, 3), (2, 3, 1, 5), (3, 1, 4, 2), (2, 5, 3, 0)], ids=str)
+@pytest.mark.parametrize("shape", [(1, 4, 2, 3), (2, 3, 1, 5), (3, 1, 4, 2)], ids=str)
 def test_gather_is_output_n_w_c_equal_values_n_indices_n_w_c(shape) -> None:
     n, k, c, w = shape
     values = RNG.standard_normal((n, k, c)).astype(np.float32)
@@ -47,6 +47,8 @@ def test_an_index_outside_0_k_is_unpredictable_quoting_the_spec_never_an_error_d
         ((1, 4, 2), (2,), np.int32, "indices must have shape [N,W] (rank 2)"),
         ((2, 4, 2), (1, 2), np.int32, "must have one N, got 2 and 1"),
         ((1, 4, 2), (1, 2), np.uint32, "index_t must be int32 or int64, got uint32"),
+        ((2, 5, 3), (2, 0), np.int32, "indices of shape [2, 0]: tensor has a dimension with size zero"),
+        ((1, 0, 3), (1, 2), np.int32, "values of shape [1, 0, 3]: tensor has a dimension with size zero"),
     ],
 )
 def test_shapes_and_index_types_outside_the_argument_table_are_refused_naming_the_rule(

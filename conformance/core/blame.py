@@ -78,5 +78,7 @@ class Rule(Word):
     """An index tuple of length 0 (``indices.shape[-1] == 0``), or one the axes do not divide."""
     TUPLE_TOO_LONG = "index tuple too long"
     """An index tuple longer than the data's dimensions after the batch ones (``indices.shape[-1] > r - b``)."""
+    EMPTY_DIMENSION = "empty dimension"
+    """A dimension of size 0 where every dimension of a tensor must be at least 1 (TOSA)."""
     UNNAMED = "precondition"
     """No rule named (an error of the reference that carries none)."""

@@ -35,6 +35,8 @@ from conformance.core.blame import Rule, blames_attribute
 from conformance.core.vocabulary import BasisStatus, ConditionKind, Decision, Regime
 from conformance.spec.catalog import MLX_INDEXING_DOC, ONNX_DOC, spec
 from conformance.spec.policy import OutOfRange
+from conformance.spec.stablehlo import CONSTRAINTS, INTEGER_INDICES
+from conformance.spec.tosa import REQUIRE_MEANS
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,14 @@ _jt = _q(spec("jax.numpy.take").doc)
 _jta = _q(spec("jax.numpy.take_along_axis").doc)
 _jai = _q(spec("jax.advanced_indexing").doc)
 _jlg = _q(spec("jax.lax.gather").doc)
+# -- StableHLO, TOSA --------------------------------------------------------------
+_shlo = _q(spec("stablehlo.gather").doc)
+_tosa = _q(spec("tosa.gather").doc)
+STABLEHLO_CLAMP = (
+    "full_start_index[d_operand] = clamp(start_index[d_start], 0, dim(operand, d_operand) - slice_sizes[d_operand]) "
+    "if d_operand = start_index_map[d_start]."
+)
+_C = {c.number: c.text for c in CONSTRAINTS}
 # -- WebNN, MLX, Paddle, array API ----------------------------------------------
 _wg = _q(spec("webnn.gather").doc)
 _wge = _q(spec("webnn.gatherElements").doc)
@@ -449,6 +459,30 @@ BASES: dict[str, OpBasis] = {
             "dimension_numbers: a lax.GatherDimensionNumbers object that describes how dimensions of operand, "
             "start_indices and the output relate."
         ),
+    ),
+    "stablehlo.gather": OpBasis(
+        _shlo(STABLEHLO_CLAMP),
+        _shlo(INTEGER_INDICES),
+        _shlo(
+            "Gathers slices from operand tensor from offsets specified in start_indices and produces a result tensor."
+        ),
+        {"batch_dims": _shlo(_C["C17"])},
+        rules={
+            Rule.TUPLE_TOO_LONG: _shlo(_C["C1"]),
+            Rule.BATCH_MISMATCH: _shlo(_C["C17"]),
+            Rule.BATCH_DIMS_RANGE: _shlo(_C["C15"]),
+            Rule.INDEX_RANK: _shlo(_C["C2"]),
+            Rule.ZERO_D_INDICES: _shlo(_C["C2"]),
+        },
+    ),
+    "tosa.gather": OpBasis(
+        _tosa("REQUIRE(0 <= k && k < K);"),
+        _tosa("index_t k = tensor_read<index_t>(indices, [N,W], [n,w]);"),
+        _tosa(
+            "Generate a tensor for which each element in the output is a subtensor of the values tensor based on the "
+            "indices."
+        ),
+        unspecified=_undefined(REQUIRE_MEANS, spec("tosa.gather").doc),
     ),
     "mlx.take": OpBasis(
         _mt("As an example, if the axis=1 this is equivalent to a[:, indices, ...]."),

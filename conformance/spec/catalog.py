@@ -21,6 +21,7 @@ TypeError: torch.gather: attribute 'dim' is required (no default)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from conformance.core.arrays import DATA_DTYPES, INDEX_DTYPES
-from conformance.core.blame import Rule
+from conformance.core.blame import Operand, Rule
 from conformance.core.case import OpKey
 from conformance.core.vocabulary import AttrRole
 from conformance.spec.errors import PreconditionTypeError, PreconditionValueError
@@ -59,6 +60,10 @@ from conformance.spec.preconditions import (
     index_select,
     tf_gather,
 )
+from conformance.spec.stablehlo import SPEC as STABLEHLO_SPEC
+from conformance.spec.tosa import INDEX_TYPES as TOSA_INDEX_TYPES
+from conformance.spec.tosa import NO_EMPTY_DIMENSION as TOSA_NO_EMPTY_DIMENSION
+from conformance.spec.tosa import SPEC as TOSA_SPEC
 
 
 class _Required:
@@ -505,11 +510,53 @@ OPENVINO_ND_NOTE = (
 )
 
 
+# -- the compilers' gathers: StableHLO and TOSA --------------------------------
+
+STABLEHLO_DTYPES = tuple(d for d in DATA_DTYPES if d not in ("str", "object"))
+"""The spec's element types NumPy holds: booleans, signed and unsigned integers, floats (bfloat16 included),
+complex."""
+STABLEHLO_NOTE = (
+    "stablehlo.gather with the attributes of GatherND (spec.stablehlo.gather_nd_attributes): indices[..., k] address "
+    "the operand's dims b..b+k-1 (collapsed, slice size 1), the first b = batch_dims dims of both are batching dims, "
+    "the rest of the operand comes whole; 'full_start_index[d_operand] = clamp(start_index[d_start], 0, "
+    "dim(operand, d_operand) - slice_sizes[d_operand])': every start index clamps (-1 -> 0, 7 -> dim - 1), unsigned "
+    "ones read as unsigned; indices.shape[-1] == 0 gathers whole slices"
+)
+TOSA_DTYPES = ("int8", "int16", "int32", "float16", "bfloat16", "float32")
+"""GATHER's in_out_t in the spec's type table, as NumPy holds them (no fp8)."""
+TOSA_NOTE = (
+    "tosa.gather (values [N,K,C], indices [N,W] -> [N,W,C], output[n,w,c] = values[n, indices[n,w], c]) as the "
+    "flattened take: values = data.reshape(1, K, 1), indices.reshape(1, W), the output reshaped to indices.shape; "
+    "an index outside [0, K) breaks 'REQUIRE(0 <= k && k < K)', whose result the spec calls unpredictable: no "
+    "output is required of an implementation (negatives and out of range unspecified); index_t int32 (int64 in "
+    "MLIR's TOSA dialect)"
+)
+
+
 def _paddle_along(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
     """paddle.take_along_axis: indices broadcast against arr, or (broadcast=False) no larger than it outside the
     axis."""
     rule = OtherDims.BROADCAST if attrs["broadcast"] else OtherDims.WINDOW
     return elements("paddle.take_along_axis", "axis", rule)(data, idx, attrs)
+
+
+def _tosa_gather(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
+    """tosa.gather as the flattened take: values ``[1, K, 1]`` and indices ``[1, W]``, neither with an empty
+    dimension (:data:`~conformance.spec.tosa.NO_EMPTY_DIMENSION`).
+
+    >>> _tosa_gather((2, 0), (3,), {})
+    Traceback (most recent call last):
+    conformance.spec.errors.PreconditionValueError: tosa.gather: values [1, 0, 1] (the data flattened): tensor has ...
+    """
+    for name, shape in (("values", [1, math.prod(data), 1]), (Operand.INDICES, [1, math.prod(idx)])):
+        if 0 in shape:
+            raise PreconditionValueError(
+                f"tosa.gather: {name} {shape} (the {'data' if name == 'values' else 'indices'} flattened): "
+                f"{TOSA_NO_EMPTY_DIMENSION}",
+                Rule.EMPTY_DIMENSION,
+                Operand.DATA if name == "values" else Operand.INDICES,
+            )
+    return flat_plan(data, idx)
 
 
 CATALOG: tuple[OpSpec, ...] = (
@@ -762,6 +809,30 @@ CATALOG: tuple[OpSpec, ...] = (
         INDEX_DTYPES,
         LAX_GATHER_NOTE,
     ),
+    # -- StableHLO and TOSA: what compilers lower every framework's gather to
+    OpSpec(
+        "stablehlo.gather",
+        EqClass.ND,
+        STABLEHLO_SPEC,
+        (Attr("batch_dims", 0, "int in [0, min(r, q - 1)] (operand_batching_dims = start_indices_batching_dims)"),),
+        gather_nd("stablehlo.gather", empty_tuple=EmptyTuple.SLICES, operand_bounds=True),
+        CLIP,
+        STABLEHLO_DTYPES,
+        INDEX_DTYPES,
+        STABLEHLO_NOTE,
+    ),
+    OpSpec(
+        "tosa.gather",
+        EqClass.FLAT,
+        TOSA_SPEC,
+        (),
+        _tosa_gather,
+        NONNEGATIVE,
+        TOSA_DTYPES,
+        TOSA_INDEX_TYPES,
+        TOSA_NOTE,
+        unspecified=OOB | {"negative"},
+    ),
     # -- MLX, PaddlePaddle, array API
     OpSpec(
         "mlx.take",
@@ -928,7 +999,7 @@ CATALOG: tuple[OpSpec, ...] = (
     ),
 )
 
-TYPE_CONSTRAINED = frozenset({"onnx", "webnn"})
+TYPE_CONSTRAINED = frozenset({"onnx", "webnn", "stablehlo"})
 """Frameworks whose spec lists every allowed dtype normatively (type
 constraints): another dtype makes an invalid model, so accepting it is a
 finding. Elsewhere the listed dtypes are what the docs promise, and others
@@ -947,7 +1018,7 @@ def ops() -> list[str]:
     """Every op name in the catalog (ONNX ops once; see :func:`specs`).
 
     >>> "torch.take_along_dim" in ops(), len(ops())
-    (True, 35)
+    (True, 37)
     """
     return list(_BY_NAME)
 

@@ -308,19 +308,31 @@ def elements(
 
 
 def gather_nd(
-    op: str, *, empty_tuple: EmptyTuple = EmptyTuple.ERROR, min_index_rank: int = 1, error: type[Exception] = ValueError
+    op: str,
+    *,
+    empty_tuple: EmptyTuple = EmptyTuple.ERROR,
+    min_index_rank: int = 1,
+    error: type[Exception] = ValueError,
+    operand_bounds: bool = False,
 ) -> PlanFn:
     """ND block gather. ``empty_tuple``: what ``indices.shape[-1] == 0`` does (:class:`EmptyTuple`);
-    ``min_index_rank``: the least rank the docs allow the indices (paddle.gather_nd: 'rank > 1').
+    ``min_index_rank``: the least rank the docs allow the indices (paddle.gather_nd: 'rank > 1');
+    ``operand_bounds``: ``batch_dims`` is bounded by the operand's rank and the indices' rank less one, each on its
+    own, so a 0-d operand is valid with an empty index tuple (StableHLO's C11, C14 and C15 on the batching dims);
+    elsewhere data has rank >= 1 and ``batch_dims < min(rank(data), rank(indices))``.
 
     >>> gather_nd("paddle.gather_nd", min_index_rank=2)((4,), (1,), {})
     Traceback (most recent call last):
     conformance.spec.errors.PreconditionValueError: paddle.gather_nd: indices must have rank >= 2, got shape (1,)
+    >>> gather_nd("stablehlo.gather", empty_tuple=EmptyTuple.SLICES, operand_bounds=True)((), (3, 0), {}).final_shape
+    (3,)
     """
 
     def plan(data: Shape, idx: Shape, attrs: Attrs) -> Plan:
         b = as_int(attrs.get("batch_dims", 0), "batch_dims", op=op)
-        _require(len(data) >= 1, op, "data must have rank >= 1", Rule.ZERO_D_INPUT, Operand.DATA, error)
+        _require(
+            len(data) >= 1 or operand_bounds, op, "data must have rank >= 1", Rule.ZERO_D_INPUT, Operand.DATA, error
+        )
         _require(
             len(idx) >= min_index_rank,
             op,
@@ -329,8 +341,9 @@ def gather_nd(
             Operand.INDICES,
             error,
         )
-        top = min(len(data), len(idx)) - 1
-        text = f"batch_dims = {b} must be in [0, min(rank(data), rank(indices)) - 1] = [0, {top}]"
+        top = min(len(data), len(idx) - 1) if operand_bounds else min(len(data), len(idx)) - 1
+        bound = "min(rank(data), rank(indices) - 1)" if operand_bounds else "min(rank(data), rank(indices)) - 1"
+        text = f"batch_dims = {b} must be in [0, {bound}] = [0, {top}]"
         _require(0 <= b, op, text, Rule.BATCH_DIMS_NEGATIVE, "batch_dims", error)
         _require(b <= top, op, text, Rule.BATCH_DIMS_RANGE, "batch_dims", error)
         k = idx[-1]

@@ -35,7 +35,7 @@ import numpy as np
 
 from conformance.core.blame import Operand, Rule
 from conformance.spec.errors import PreconditionTypeError, PreconditionValueError
-from conformance.spec.multiaxis import gather_multiaxis
+from conformance.spec.multiaxis import as_int, gather_multiaxis
 from conformance.spec.policy import CLIP
 
 SPEC = "https://github.com/openxla/stablehlo/blob/main/docs/spec.md#gather"
@@ -366,6 +366,9 @@ CONSTRAINTS: tuple[Constraint, ...] = (
 operand's, which :func:`stablehlo_gather` keeps), verbatim, in the spec's order."""
 
 
+_BY_NUMBER = {c.number: c.text for c in CONSTRAINTS}
+
+
 def check(operand_shape: Sequence[int], indices_shape: Sequence[int], g: GatherAttributes) -> None:
     """Raise the first constraint (in the spec's order) these shapes and attributes break, quoting it.
 
@@ -433,6 +436,46 @@ def stablehlo_gather(operand: Any, start_indices: Any, g: GatherAttributes) -> n
     flat = np.ravel_multi_index(positions, operand.shape) if positions else np.zeros(shape, np.int64)  # 0-d operand
     read = gather_multiaxis(operand.reshape(-1), flat.reshape(-1), [0], policy=CLIP)  # every position lies inside
     return np.asarray(read).reshape(shape)
+
+
+def gather_nd_attributes(
+    operand_shape: Sequence[int], indices_shape: Sequence[int], batch_dims: Any = 0
+) -> GatherAttributes:
+    """The attributes that make ``stablehlo.gather`` the ND gather (ONNX's GatherND, ``x[i0, ..., ik-1]``): the
+    last dimension of the start indices holds index vectors of length ``k`` addressing the operand's dimensions
+    ``b .. b+k-1``, which collapse; the first ``b`` dimensions of both are batching dimensions; the operand's other
+    dimensions come whole, after the indices' own.
+
+    >>> g = gather_nd_attributes((2, 3, 4), (2, 5, 1), batch_dims=1)
+    >>> g.offset_dims, g.collapsed_slice_dims, g.operand_batching_dims, g.start_index_map, g.slice_sizes
+    ((2,), (1,), (0,), (1,), (1, 1, 4))
+    >>> result_shape((2, 3, 4), (2, 5, 1), g)
+    (2, 5, 4)
+    >>> gather_nd_attributes((2, 3), (2, 1), batch_dims=2**63 - 1)
+    Traceback (most recent call last):
+    ...
+    conformance.spec.errors.PreconditionValueError: stablehlo.gather: batch_dims = 9223372036854775807 ...
+    """
+    r, q = len(operand_shape), len(indices_shape)
+    b = as_int(batch_dims, "batch_dims", op="stablehlo.gather")
+    if not 0 <= b <= min(r, q - 1):
+        raise PreconditionValueError(
+            f"stablehlo.gather: batch_dims = {b} makes batching dims that are not dims of the operand or of the start "
+            f"indices but index_vector_dim ((C11) {_BY_NUMBER['C11']}, (C14) {_BY_NUMBER['C14']}, (C15) "
+            f"{_BY_NUMBER['C15']})",
+            Rule.BATCH_DIMS_RANGE,
+            "batch_dims",
+        )
+    k = indices_shape[-1] if q else 0
+    return GatherAttributes.of(
+        offset_dims=list(range(q - 1, q - 1 + r - b - k)),
+        collapsed_slice_dims=list(range(b, b + k)),
+        operand_batching_dims=list(range(b)),
+        start_indices_batching_dims=list(range(b)),
+        start_index_map=list(range(b, b + k)),
+        index_vector_dim=q - 1,
+        slice_sizes=[1 if d < b + k else n for d, n in enumerate(operand_shape)],
+    )
 
 
 class Unspecified(ValueError):

@@ -54,6 +54,11 @@ INDEX_TYPES = ("int32", "int64")
 """``index_t``: int32 in the spec's type table; MLIR's TOSA dialect also takes int64 (llvm-project PR 167894)."""
 
 
+NO_EMPTY_DIMENSION = "tensor has a dimension with size zero. Each dimension of a tensor must have size >= 1"
+"""What MLIR's TOSA dialect says of a tensor with a dimension of size 0 (``TosaOps.cpp``, since llvm-project D154569:
+'As TOSA does not support the tensor with zero dimensions'): the spec's shapes have no empty dimension."""
+
+
 class Unpredictable(ValueError):
     """A case whose TOSA result is unpredictable (a ``REQUIRE`` broken): no output is required of an
     implementation, an error included."""
@@ -77,6 +82,11 @@ def check_shapes(values_shape: tuple[int, ...], indices_shape: tuple[int, ...]) 
             Rule.INDEX_RANK,
             Operand.INDICES,
         )
+    for name, shape in (("values", values_shape), (Operand.INDICES, indices_shape)):
+        if 0 in shape:
+            raise PreconditionValueError(
+                f"GATHER: {name} of shape {list(shape)}: {NO_EMPTY_DIMENSION}", Rule.EMPTY_DIMENSION, name
+            )
     if values_shape[0] != indices_shape[0]:
         raise PreconditionValueError(
             f"GATHER: values [N,K,C] and indices [N,W] must have one N, got {values_shape[0]} and {indices_shape[0]}",
