@@ -101,6 +101,10 @@ def compiled(text):
 ''',
 )
 
+IREE_FLAGS = ("--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false")
+"""IREE's compile flags beyond the target: a generic CPU (an artefact that runs on any x86-64), float64 kept float64
+(IREE demotes it to float32 by default)."""
+
 IREE = Runner(
     "iree",
     '''
@@ -117,7 +121,7 @@ def compiled(text):
     """IREE: the module text compiled for llvm-cpu (generic CPU, float64 kept), its dialect detected; its main runs
     on the local-task driver, the answer copied out of IREE's buffer (a view of it changes once IREE reuses the
     memory)."""
-    flags = ["--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false"]  # float64 stays float64
+    flags = FLAGS
     vmfb = compile_kept(
         text, lambda: compiler.compile_str(text, target_backends=["llvm-cpu"], input_type="auto", extra_args=flags)
     )
@@ -129,8 +133,17 @@ def compiled(text):
         return np.array(function(operand, start_indices).to_host(), copy=True)
 
     return main
-''',
+'''
+    + f"\n\nFLAGS = {list(IREE_FLAGS)!r}\n",
 )
+
+IREE_COMMANDS = (
+    ("iree-compile", "--iree-input-type=auto", "--iree-hal-target-backends=llvm-cpu", *IREE_FLAGS)
+    + ("gather.mlir", "-o", "gather.vmfb"),
+    ("iree-run-module", "--device=local-task", "--module=gather.vmfb", "--function=main")
+    + ("--input=@operand.npy", "--input=@start_indices.npy", "--output=@result.npy"),
+)
+"""The IREE runner as command lines: what an upstream issue gives (the same flags and driver)."""
 
 RUNNERS = {"interpreter": INTERPRETER, "xla": XLA, "iree": IREE}
 
@@ -162,19 +175,38 @@ def script_name(name: str) -> str:
 
 
 def reproducer(name: str, text: str, operand: np.ndarray, start_indices: np.ndarray) -> str:
-    """A standalone script: the module text, the two arrays, the runner of ``name``; it prints the result.
+    """A standalone script: the module text and the two arrays, run by ``name``'s runner (IREE: by the command lines
+    :data:`IREE_COMMANDS`, which it prints); it prints the result.
 
     >>> script = reproducer("xla", "func.func @main() {}", np.zeros(2, np.int32), np.zeros((1, 1), np.int64))
     >>> "TEXT = " in script and "compiled(TEXT)(OPERAND, START_INDICES)" in script
     True
+    >>> print(reproducer("iree", "func.func @main() {}", np.zeros(2, np.int32), np.zeros((1, 1), np.int64)))
+    # The gather module below, compiled by iree-compile and run by iree-run-module on the two arrays below.
+    ...
+    COMMANDS = [['iree-compile', '--iree-input-type=auto', ..., 'gather.mlir', '-o', 'gather.vmfb'], ...]
+    ...
     """
+    inputs = f"TEXT = {text!r}\nOPERAND = {array_source(operand)}\nSTART_INDICES = {array_source(start_indices)}\n\n"
+    if name == "iree":
+        return (
+            "# The gather module below, compiled by iree-compile and run by iree-run-module on the two arrays below.\n"
+            "import base64\nimport pathlib\nimport subprocess\n\nimport numpy as np\n\n"
+            + inputs
+            + f"COMMANDS = {[list(c) for c in IREE_COMMANDS]!r}\n\n"
+            'if __name__ == "__main__":\n'
+            '    pathlib.Path("gather.mlir").write_text(TEXT)\n'
+            '    np.save("operand.npy", OPERAND)\n'
+            '    np.save("start_indices.npy", START_INDICES)\n'
+            "    print(TEXT)\n"
+            "    for command in COMMANDS:\n"
+            '        print("$", " ".join(command))\n'
+            "        subprocess.run(command, check=True)\n"
+            '    print(np.load("result.npy").tolist())\n'
+        )
     return (
-        f"# stablehlo.gather on {name}: the module text below, run on the two arrays below.\nimport base64\n"
-        f"{RUNNERS[name].source}\n"
-        f"TEXT = {text!r}\n"
-        f"OPERAND = {array_source(operand)}\n"
-        f"START_INDICES = {array_source(start_indices)}\n\n"
-        'if __name__ == "__main__":\n'
+        f"# The gather module below, run by {name} on the two arrays below.\nimport base64\n"
+        f"{RUNNERS[name].source}\n" + inputs + 'if __name__ == "__main__":\n'
         "    print(TEXT)\n"
         "    print(compiled(TEXT)(OPERAND, START_INDICES).tolist())\n"
     )

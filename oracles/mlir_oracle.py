@@ -27,6 +27,7 @@ stands alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any
@@ -35,14 +36,15 @@ import numpy as np
 
 from conformance.cases.mlir_text import ELEMENT_TYPES, module_text, tosa_module_text
 from conformance.core.arrays import dtype_name
+from conformance.core.case import Case
 from conformance.core.oracle import OracleInfo
-from conformance.core.outcome import ErrorClass
+from conformance.core.outcome import ErrorClass, Outcome
 from conformance.core.vocabulary import DtypeArg
 from conformance.spec.errors import PreconditionError
 from conformance.spec.stablehlo import check, gather_nd_attributes
 from oracles._common import WHOLE_COMPILER, FrameworkOracle, OpUnit, Patterns, when_installed
 from oracles.base import Oracle
-from oracles.mlir_executors import RUNNERS, Runner
+from oracles.mlir_executors import RUNNERS, Runner, reproducer
 
 MLIR_PATTERNS: Patterns = (
     (ErrorClass.INDEX_OUT_OF_RANGE, ("out of bounds", "out of range")),
@@ -62,6 +64,9 @@ INTERPRETER_UNREADABLE = {
 """Element types the interpreter's runner cannot pass: the arrays go in and out as dense attributes through
 jaxlib's Python binding, which lacks these (a complex result aborts the process); the harness's limit, not the
 interpreter's, so the case is not run."""
+
+REFUSED_TYPE = re.compile(r"but got 'tensor<([^>]*)>'")
+"""The tensor type an MLIR verifier names when it refuses an operand: its dims and element type, ``x``-separated."""
 
 PRELUDE_TAIL = '''
 
@@ -163,13 +168,42 @@ class MlirOracle(FrameworkOracle):
         return gather_nd_attributes(np.shape(data), np.shape(indices), attrs.get("batch_dims", 0))
 
     def constants(self, op: str, data: np.ndarray, indices: np.ndarray, attrs: Mapping[str, Any]) -> dict[str, bytes]:
+        operand, start_indices = module_inputs(op, data, indices)
         if op == "tosa.gather":
-            values, flat = data.reshape(1, data.size, 1), indices.reshape(1, indices.size)
-            return {"TEXT": tosa_module_text(values, flat).encode()}
-        return {"TEXT": module_text(data, indices, self._attributes(data, indices, attrs)).encode()}
+            return {"TEXT": tosa_module_text(operand, start_indices).encode()}
+        return {"TEXT": module_text(operand, start_indices, self._attributes(data, indices, attrs)).encode()}
 
     def attachments(self, constants: Mapping[str, bytes]) -> dict[str, bytes]:
         return {"gather.mlir": constants["TEXT"]}
+
+    def upstream_script(self, case: Case, reference: Outcome, observed: Outcome | None = None) -> str:
+        """The module text and the arrays as the module takes them, run by the executor alone
+        (:func:`~oracles.mlir_executors.reproducer`: IREE by ``iree-compile`` and ``iree-run-module``)."""
+        data, indices = np.asarray(case.data), np.asarray(case.indices)
+        if self.unsupported_reason(case.op, data, indices, case.attrs) is not None:
+            return ""
+        text = self.constants(case.op, data, indices, case.attrs)["TEXT"].decode()
+        return reproducer(self.executor, text, *module_inputs(case.op, data, indices))
+
+    def classify(self, exc: BaseException) -> ErrorClass:
+        """A tensor type the verifier refuses for a dimension of size 0 is a shape error, though its words list the
+        element types the operand may have (MLIR's TOSA dialect: "must be 2D tosa-conformant tensor of 32-bit
+        signless integer or 64-bit signless integer values, but got 'tensor<1x0xi32>'")."""
+        got = REFUSED_TYPE.search(self.message(exc))
+        if got and "0" in got.group(1).split("x")[:-1]:
+            return ErrorClass.SHAPE_INVALID
+        return super().classify(exc)
+
+
+def module_inputs(op: str, data: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two arrays as the module of ``op`` takes them: TOSA's values ``[1, K, 1]`` and indices ``[1, W]``.
+
+    >>> [a.shape for a in module_inputs("tosa.gather", np.zeros((2, 3)), np.zeros(4, np.int32))]
+    [(1, 6, 1), (1, 4)]
+    """
+    if op == "tosa.gather":
+        return data.reshape(1, data.size, 1), indices.reshape(1, indices.size)
+    return data, indices
 
 
 def _build() -> list[Oracle]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import subprocess
 import sys
 
@@ -25,6 +26,7 @@ from conformance.spec.stablehlo import (
     GatherAttributes,
     Unspecified,
     check,
+    gather_nd_attributes,
     result_shape,
     stablehlo_gather,
     undefined_behaviour,
@@ -403,18 +405,21 @@ def _nd(draw):
 @given(_nd())
 def test_onnx_gathernd_is_the_stablehlo_gather_with_its_batch_dims_as_batching_dims(case) -> None:
     data, indices, b = case
-    r, q, k = data.ndim, indices.ndim, indices.shape[-1]
-    g = GatherAttributes.of(
-        offset_dims=list(range(q - 1, q - 1 + r - b - k)),
-        collapsed_slice_dims=list(range(b, b + k)),
-        operand_batching_dims=list(range(b)),
-        start_indices_batching_dims=list(range(b)),
-        start_index_map=list(range(b, b + k)),
-        index_vector_dim=q - 1,
-        slice_sizes=[1 if d < b + k else n for d, n in enumerate(data.shape)],
-    )
     want = reference("onnx.GatherND", data, indices, batch_dims=b)
-    assert stablehlo_gather(data, indices, g).tolist() == want.tolist()
+    assert stablehlo_gather(data, indices, gather_nd_attributes(data.shape, indices.shape, b)).tolist() == want.tolist()
+
+
+@settings(max_examples=100)
+@given(_nd(), st.data())
+def test_the_catalogs_stablehlo_gather_is_the_specs_formula_out_of_range_indices_included(case, draw) -> None:
+    """The catalog's ``stablehlo.gather`` (GatherND under the clip policy) and the spec's formula on
+    :func:`gather_nd_attributes` give the same answer, start indices past either end and beyond int32 included."""
+    data, indices, b = case
+    shift = draw.draw(st.sampled_from((0, -1, 1, -(2**40), 2**40)))
+    moved = indices + np.int64(shift) * draw.draw(st.integers(0, 1))
+    g = gather_nd_attributes(data.shape, moved.shape, b)
+    want = stablehlo_gather(data, moved, g)
+    assert reference("stablehlo.gather", data, moved, batch_dims=b).tolist() == want.tolist()
 
 
 # -- the spec's executable semantics ------------------------------------------------------------------------------
@@ -597,10 +602,21 @@ def test_xla_compiling_the_module_text_itself_gives_the_references_answers(case)
 
 
 def _script_answer(name: str, operand: np.ndarray, indices: np.ndarray, g: GatherAttributes, tmp_path) -> list:
-    """The executor's answer, from its reproducer run in a process of its own (a stray read may crash it)."""
+    """The executor's answer, from its reproducer run in a process of its own (a stray read may crash it), in a
+    folder of its own (IREE's writes the module and the arrays there), with this interpreter's tools on the path (IREE's
+    command lines: ``iree-compile``, ``iree-run-module``)."""
     script = tmp_path / script_name(name)
     script.write_text(reproducer(name, module_text(operand, indices, g), operand, indices))
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    path = os.pathsep.join((os.path.dirname(sys.executable), os.environ.get("PATH", "")))
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": path},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return ast.literal_eval(done.stdout.strip().splitlines()[-1])
 
