@@ -4,11 +4,14 @@ upstream or changed (tests/test_replay.py replays them)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from conformance.core.case import Case
 from conformance.core.outcome import Outcome
-from conformance.gate.baseline import Entry, annotated, check, in_range, load
+from conformance.core.vocabulary import Condition
+from conformance.gate.baseline import Entry, annotated, check, draft_entries, in_range, load
 from conformance.judge.signature import Signature
 from conformance.results.finding import Finding
 from conformance.results.run_result import RunResult
@@ -54,6 +57,20 @@ def test_known_finding_passes_and_is_annotated() -> None:
 
 def test_new_finding_is_reported() -> None:
     assert str(check(_result(SIG), [])[0]).startswith("new: numpy.take")
+
+
+def test_an_entry_drafted_from_a_finding_accepts_it_with_the_root_causes_merged_into_it_by_their_trigger() -> None:
+    """Regression (stop 53): IREE's crash on an ``extreme`` index had a crash on ``oob-above`` merged into it; the entry
+    drafted for the first alone left the finding new at the next check."""
+    crash = Signature("numpy.take", "numpy", "2.4.6", "cpu", "eager", "crash", "", ("extreme",))
+    merged = replace(
+        _result(crash),
+        findings=[
+            replace(_result(crash).findings[0], same_trigger=[replace(crash, condition=Condition.parse(["oob-above"]))])
+        ],
+    )
+    entries = [Entry.from_json({**e, "note": "n"}) for e in draft_entries(merged.findings)]
+    assert check(merged, entries) == []
 
 
 def test_an_entry_matches_its_condition_exactly_not_a_subset() -> None:

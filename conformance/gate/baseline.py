@@ -331,23 +331,53 @@ def draft_entries(findings: list[Finding]) -> list[dict[str, Any]]:
     for f in findings:
         s = f.signature
         release = (Version(s.version).release + (0,))[:2] if s.version else (0, 0)
-        words = s.to_json()
-        note, fault = _note(words["outcome"], words["policy"])
-        entries.append(
-            {
-                "op": s.op,
-                "oracle": s.oracle,
-                "device": s.device,
-                "mode": s.mode,
-                "outcome": words["outcome"],
-                "policy": words["policy"],
-                "condition": list(s.tags),
-                "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
-                "note": f"TODO: review. {s.oracle} {note} ({s.words()})",
-                "at_fault": fault,
-                "link": spec(f.case.op).doc,
-                "reproducers": [f.case.to_json()],
-            }
-            | ({"oracles": others} if (others := [o for o in f.modes if o != s.oracle]) else {})
-        )
+        note, fault = _note(s.to_json()["outcome"], s.to_json()["policy"])
+        for words in _covering([s, *f.same_trigger]):
+            entries.append(
+                {
+                    "op": s.op,
+                    "oracle": s.oracle,
+                    "device": s.device,
+                    "mode": s.mode,
+                    "outcome": words["outcome"],
+                    "policy": words["policy"],
+                    "condition": words["tags"],
+                    "versions": f">={release[0]}.{release[1]},<{release[0]}.{release[1] + 1}",
+                    "note": f"TODO: review. {s.oracle} {note} ({s.words()})",
+                    "at_fault": fault,
+                    "link": spec(f.case.op).doc,
+                    "reproducers": [f.case.to_json()],
+                }
+                | ({"oracles": others} if (others := [o for o in f.modes if o != s.oracle]) else {})
+            )
     return entries
+
+
+def _covering(signatures: list[Signature]) -> list[dict[str, Any]]:
+    """The outcome, policy and condition of entries that accept every one of ``signatures`` (a finding's own and
+    those merged into it by their trigger), as few as can: one per length of condition, ``*`` wherever they differ.
+    A drafted entry accepts the finding it was drafted from (regression: IREE's crash on ``extreme`` merged a crash
+    on ``oob-above``, and an entry for the first alone left the finding new).
+
+    >>> from conformance.core.vocabulary import Condition
+    >>> sig = Signature("t.g", "t", "1", "cpu", "eager", "crash", "", ("extreme",))
+    >>> _covering([sig, replace(sig, condition=Condition.parse(["oob-above"]))])
+    [{'outcome': 'crash', 'policy': '', 'tags': ['*']}]
+    """
+    by_length: dict[int, list[dict[str, Any]]] = {}
+    for sig in signatures:
+        words = sig.to_json()
+        by_length.setdefault(len(sig.tags), []).append({**words, "tags": list(sig.tags)})
+    return [
+        {
+            "outcome": _common([w["outcome"] for w in group]),
+            "policy": _common([w["policy"] for w in group]),
+            "tags": [_common(list(column)) for column in zip(*(w["tags"] for w in group), strict=True)],
+        }
+        for group in by_length.values()
+    ]
+
+
+def _common(values: list[str]) -> str:
+    """The value all share, else the pattern ``*``."""
+    return values[0] if all(v == values[0] for v in values) else "*"
