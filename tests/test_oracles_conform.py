@@ -47,7 +47,7 @@ MODULES += (mlx_oracle, paddle_oracle, array_api_oracle)  # each offers nothing 
 MODULES += (openvino_oracle, iree_oracle, tvm_oracle, mlir_oracle)
 ORACLES: dict[str, Oracle] = {o.name: o for m in MODULES for o in m.oracles_here()}
 PAIRS = [(name, op) for name, o in ORACLES.items() for op in o.info().ops]
-SLOW_COMPILERS = ("iree", "tvm")
+SLOW_COMPILERS = ("iree", "tvm", "stablehlo-iree", "tosa-iree")
 """Oracles whose every new model costs a compilation of a second or more: fewer examples (see below)."""
 
 ACCEPTED_INDEX_DTYPES: dict[str, tuple[str, ...]] = {

@@ -71,17 +71,20 @@ def test_a_probe_is_refused_by_the_reference_only_for_its_condition() -> None:
     assert not wrong, wrong[:10]
 
 
-NOT_ISOLABLE = re.compile(r"must be 1-D|rank >= 2|must not exceed the input's|must equal input\.shape except")
+NOT_ISOLABLE = re.compile(
+    r"must be 1-D|rank >= 2|must not exceed the input's|must equal input\.shape except"
+    r"|tensor has a dimension with size zero"
+)
 """The rules a probe's condition cannot be kept apart from, for some ops: a 0-d index where the op takes 1-D ones
 (or ND tuples of rank >= 2), an empty data dimension where the indices may not be larger than the data, or must
-have its shape."""
+have its shape, an empty tensor where the op allows none (TOSA's: every empty-* condition of tosa.gather)."""
 
 
 def test_the_probes_that_cannot_isolate_their_condition_say_why_and_are_few() -> None:
     """Each (condition, op) whose probe also breaks another rule is listed with that rule (the atlas shows it beside
     the cell and in ``atlas.json``'s conditions), and each is one of the combinations no probe can avoid."""
     unisolated = isolation()
-    assert 0 < len(unisolated) <= 25
+    assert 0 < len(unisolated) <= 26
     assert all(NOT_ISOLABLE.search(why) for why in unisolated.values()), unisolated
     assert {k for k, _, _ in unisolated} <= {
         "empty-outer-oob",
@@ -90,6 +93,8 @@ def test_the_probes_that_cannot_isolate_their_condition_say_why_and_are_few() ->
         "empty-axis-scalar-oob",
         "empty-outer-scalar",
         "empty-outer-scalar-negative",
+        "empty-axis",
+        "empty-indices",
     }
     listed = condition("empty-outer-scalar").to_json()["unisolated"]
     assert set(listed) == {"block gather: paddle.index_select", "block gather: array_api.take"}  # type: ignore[arg-type]

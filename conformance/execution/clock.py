@@ -22,12 +22,18 @@ True
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
 
 BACKSTOP = 3.0
 """A case may take this many times its limit on the wall clock, however little CPU it used."""
+
+CHILD_GRACE = 1.0
+"""Seconds a worker whose child process (its compiler) has just ended may still take before it looks idle: the
+answer comes right after the child ends, and a look in between found neither CPU nor child (a flaky
+``test_a_worker_waiting_for_its_own_child_process_is_not_idle``, stop 53)."""
 
 IDLE_SHARE = 0.05
 """A case that has used less than this share of one core since it started, once its limit has passed on
@@ -111,6 +117,7 @@ class CaseClock:
         self.cpu0: float | None = None
         self.wall0 = self.paused0 = 0.0
         self.cpu_used: float | None = None
+        self.child_seen = -math.inf
         self.peak = 0
         self.over_memory: int | None = None
 
@@ -125,14 +132,23 @@ class CaseClock:
         now, cpu = time.monotonic(), cpu_seconds(self.pid)
         if index != self.index:
             self.index, self.cpu0, self.wall0, self.paused0 = index, cpu, now, self.paused(self.pid)
+            self.child_seen = -math.inf
             return False
         limit = self.limits[min(index, len(self.limits) - 1)]
         wall = now - self.wall0 - (self.paused(self.pid) - self.paused0)
         if cpu is None or self.cpu0 is None:
             return wall >= limit
         self.cpu_used = cpu - self.cpu0
-        idle = wall >= limit and self.cpu_used < IDLE_SHARE * wall and not has_children(self.pid)
-        return self.cpu_used >= limit or idle or wall >= BACKSTOP * limit
+        return self.cpu_used >= limit or self._idle(now, wall, limit) or wall >= BACKSTOP * limit
+
+    def _idle(self, now: float, wall: float, limit: float) -> bool:
+        """Past its limit on the wall clock with almost no CPU used, no child process now and none for the last
+        :data:`CHILD_GRACE` seconds: waiting on nothing that will come."""
+        if wall < limit or self.cpu_used is None or self.cpu_used >= IDLE_SHARE * wall:
+            return False
+        if has_children(self.pid):
+            self.child_seen = now
+        return now - self.child_seen >= CHILD_GRACE
 
     def limit(self) -> float:
         """The running case's limit (what a timeout outcome quotes)."""
